@@ -1,0 +1,40 @@
+import { z } from '@hono/zod-openapi';
+import { timestamp } from '../platform/openapi/schemas';
+
+export const KeyRefSchema = z.object({ id: z.uuid(), key: z.string() });
+
+export const CreatedWorkspaceSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    keys: z.object({ write: KeyRefSchema, read: KeyRefSchema }),
+  })
+  .openapi('AdminCreatedWorkspace');
+
+export const AdminKeySchema = z
+  .object({
+    id: z.uuid(),
+    object: z.literal('api_key'),
+    workspace_id: z.uuid(),
+    name: z.string(),
+    access: z.enum(['write', 'read']),
+    prefix: z.string(),
+    created_at: timestamp(),
+    revoked_at: timestamp().nullable(),
+  })
+  .openapi('AdminApiKey');
+
+export const AdminWorkspaceSchema = z
+  .object({
+    id: z.uuid(),
+    object: z.literal('workspace'),
+    name: z.string(),
+    subscription_active: z.boolean(),
+    timezone: z.string(),
+    created_at: timestamp(),
+    updated_at: timestamp(),
+    keys: z.array(AdminKeySchema),
+  })
+  .openapi('AdminWorkspace');
+
+export const ClockSchema = z.object({ now: timestamp() }).openapi('AdminClock');

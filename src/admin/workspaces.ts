@@ -1,0 +1,133 @@
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import type { AppEnv, Runtime } from '../context';
+import { errorResponses, jsonResponse } from '../platform/openapi/responses';
+import { listOf } from '../platform/openapi/schemas';
+import { wholeList } from '../platform/paging';
+import { AdminKeySchema, AdminWorkspaceSchema, CreatedWorkspaceSchema } from './schemas';
+import {
+  createKey,
+  createWorkspace,
+  getWorkspace,
+  listWorkspaces,
+  presentKey,
+  presentWorkspace,
+  revokeKey,
+  setSubscription,
+} from './workspaces-service';
+
+const json = <T extends z.ZodType>(schema: T) => ({
+  required: true,
+  content: { 'application/json': { schema } },
+});
+const idParam = z.object({ id: z.uuid() });
+
+const create = createRoute({
+  method: 'post',
+  path: '/workspaces',
+  summary: 'Create a workspace with a write key and a read-only key',
+  request: {
+    body: json(
+      z.object({
+        name: z.string().min(1).max(200).optional(),
+        profile: z.enum(['empty', 'small', 'demo']).default('empty'),
+        seed: z
+          .number()
+          .int()
+          .min(0)
+          .max(2 ** 31 - 1)
+          .optional(),
+        subscription_active: z.boolean().optional(),
+      }),
+    ),
+  },
+  responses: {
+    201: jsonResponse(CreatedWorkspaceSchema, 'The workspace and its keys (shown once)'),
+    ...errorResponses('invalid_request'),
+  },
+});
+
+const list = createRoute({
+  method: 'get',
+  path: '/workspaces',
+  summary: 'Every workspace, oldest first, with its keys (never the keys themselves)',
+  responses: {
+    200: jsonResponse(listOf(AdminWorkspaceSchema, 'AdminWorkspaceList'), 'Workspaces'),
+  },
+});
+
+const getOne = createRoute({
+  method: 'get',
+  path: '/workspaces/{id}',
+  summary: 'One workspace',
+  request: { params: idParam },
+  responses: {
+    200: jsonResponse(AdminWorkspaceSchema, 'The workspace'),
+    ...errorResponses('invalid_request', 'not_found'),
+  },
+});
+
+const patch = createRoute({
+  method: 'patch',
+  path: '/workspaces/{id}',
+  summary: 'Turn the subscription on or off (off: the API answers 402 plan_required)',
+  request: { params: idParam, body: json(z.object({ subscription_active: z.boolean() })) },
+  responses: {
+    200: jsonResponse(AdminWorkspaceSchema, 'The workspace'),
+    ...errorResponses('invalid_request', 'not_found'),
+  },
+});
+
+const newKey = createRoute({
+  method: 'post',
+  path: '/workspaces/{id}/keys',
+  summary: 'Create an API key (shown once)',
+  request: {
+    params: idParam,
+    body: json(
+      z.object({ name: z.string().min(1).max(200).optional(), access: z.enum(['write', 'read']) }),
+    ),
+  },
+  responses: {
+    201: jsonResponse(
+      z
+        .object({ id: z.uuid(), key: z.string(), access: z.enum(['write', 'read']) })
+        .openapi('AdminNewKey'),
+      'The key',
+    ),
+    ...errorResponses('invalid_request', 'not_found'),
+  },
+});
+
+const revoke = createRoute({
+  method: 'delete',
+  path: '/keys/{id}',
+  summary: 'Revoke a key at once; the webhooks it created are switched off',
+  request: { params: idParam },
+  responses: {
+    200: jsonResponse(AdminKeySchema, 'The revoked key'),
+    ...errorResponses('invalid_request', 'not_found'),
+  },
+});
+
+export function workspaceAdmin(rt: Runtime) {
+  return new OpenAPIHono<AppEnv>()
+    .openapi(create, async (c) => c.json(await createWorkspace(rt, c.req.valid('json')), 201))
+    .openapi(list, (c) =>
+      c.json(wholeList(listWorkspaces(rt).map((ws) => presentWorkspace(rt, ws))), 200),
+    )
+    .openapi(getOne, (c) =>
+      c.json(presentWorkspace(rt, getWorkspace(rt, c.req.valid('param').id)), 200),
+    )
+    .openapi(patch, (c) => {
+      const ws = setSubscription(
+        rt,
+        c.req.valid('param').id,
+        c.req.valid('json').subscription_active,
+      );
+      return c.json(presentWorkspace(rt, ws), 200);
+    })
+    .openapi(newKey, (c) =>
+      c.json(createKey(rt, c.req.valid('param').id, c.req.valid('json')), 201),
+    )
+    .openapi(revoke, (c) => c.json(presentKey(revokeKey(rt, c.req.valid('param').id)), 200));
+}

@@ -1,0 +1,24 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { adminApp } from './admin';
+import type { AppEnv } from './context';
+import { onError } from './platform/errors/handler';
+import { durability } from './platform/http/durability';
+import { notFoundHandler } from './platform/http/not-found';
+import { requestId } from './platform/http/request-id';
+import { validationHook } from './platform/openapi/validation';
+import type { Services } from './runtime';
+import { v1App } from './v1';
+import { docsRoutes } from './web/docs';
+
+/** Assembles the server: middleware order, routers, one error handler. Nothing else. */
+export function createApp(services: Services): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  app.use('*', requestId());
+  app.use('*', durability(services.store));
+  app.route('/v1', v1App(services));
+  app.route('/__admin', adminApp(services));
+  app.route('/', docsRoutes());
+  app.notFound(notFoundHandler(app));
+  app.onError(onError(services.config.log));
+  return app;
+}

@@ -1,0 +1,48 @@
+import { Command, CommanderError } from 'commander';
+import { createApp } from '../app';
+import { createServices, defaultConfig } from '../runtime';
+import { Store } from '../store';
+import { seedCommand } from './seed';
+import { serveCommand } from './serve';
+
+export interface Hooks {
+  /** Called once the server is warm: bin/svc.cjs saves V8's code cache then. */
+  onWarm?: () => void;
+}
+
+/** Usage errors exit 2 with one line; help and --version exit 0. */
+export async function main(argv: string[], hooks: Hooks = {}): Promise<void> {
+  const program = new Command('svc')
+    .description(
+      'A local reference implementation and mock server of the Workspace Operations REST API v1',
+    )
+    .version(SVC_VERSION, '-v, --version')
+    .exitOverride()
+    .configureOutput({ outputError: (text, write) => write(`${text.trim().split('\n')[0]}\n`) })
+    .showHelpAfterError(false);
+  serveCommand(program, () => hooks.onWarm?.());
+  seedCommand(program);
+  program
+    .command('warm', { hidden: true })
+    .description('build the app once in memory, so the code cache covers it (run by npm run build)')
+    .action(async () => {
+      const services = createServices(Store.memory(), defaultConfig());
+      const app = createApp(services);
+      await app.request('/v1/ping');
+      await app.request('/v1/openapi.json');
+      hooks.onWarm?.();
+    });
+  program.action(() => program.help({ error: true }));
+  for (const command of program.commands) {
+    command.exitOverride();
+  }
+  try {
+    await program.parseAsync(argv);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      process.exitCode = err.exitCode === 0 ? 0 : 2;
+      return;
+    }
+    throw err;
+  }
+}

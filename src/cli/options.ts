@@ -1,0 +1,30 @@
+import { InvalidArgumentError } from 'commander';
+
+export function parsePort(text: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n > 65535) {
+    throw new InvalidArgumentError('a port is an integer from 0 to 65535');
+  }
+  return n;
+}
+
+export function parseRateLimit(text: string): number | null {
+  if (text === 'off') {
+    return null;
+  }
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < 1) {
+    throw new InvalidArgumentError('give a number of requests a minute (1 or more) or "off"');
+  }
+  return n;
+}
+
+export function parseSeed(text: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n > 2 ** 31 - 1) {
+    throw new InvalidArgumentError('a seed is an integer from 0 to 2147483647');
+  }
+  return n;
+}
+
+export const DEFAULT_DATA = './.svc/data.json';

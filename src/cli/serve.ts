@@ -1,0 +1,115 @@
+import type { Command } from 'commander';
+import { keyHashExists } from '../platform/auth';
+import { API_REVISION } from '../platform/openapi/document';
+import { defaultConfig } from '../runtime';
+import { type SeededWorkspace, seededKeys } from '../seed';
+import { startServer } from '../server';
+import { StoreFileError } from '../store';
+import { DEFAULT_DATA, parsePort, parseRateLimit } from './options';
+
+interface ServeFlags {
+  port: number;
+  host: string;
+  data: string;
+  seed: boolean;
+  allowLocalTargets: boolean;
+  rateLimit: number | null;
+}
+
+export function serveCommand(program: Command, onReady: () => void): void {
+  program
+    .command('serve')
+    .description('serve the whole API on a JSON-file store')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', parsePort, 4010)
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option(
+      '--data <file>',
+      'data file; created and seeded with a demo workspace when missing',
+      DEFAULT_DATA,
+    )
+    .option('--no-seed', 'start with an empty store when the data file is missing')
+    .option(
+      '--allow-local-targets',
+      'let webhook targets be http: and loopback or private addresses',
+      false,
+    )
+    .option('--rate-limit <n|off>', 'requests a minute per key', parseRateLimit, 120)
+    .addHelpText(
+      'after',
+      '\nExample:\n  svc serve --port 4010 --data ./.svc/data.json\n  curl -H "Authorization: Bearer <write key>" http://127.0.0.1:4010/v1/ping',
+    )
+    .action((flags: ServeFlags) => serve(flags, onReady));
+}
+
+async function serve(flags: ServeFlags, onReady: () => void): Promise<void> {
+  let running: Awaited<ReturnType<typeof startServer>>;
+  try {
+    running = await startServer({
+      port: flags.port,
+      host: flags.host,
+      data: flags.data,
+      seed: flags.seed,
+      config: defaultConfig({
+        rateLimit: flags.rateLimit,
+        allowLocalTargets: flags.allowLocalTargets,
+      }),
+    });
+  } catch (err) {
+    const message = err instanceof StoreFileError ? err.message : (err as Error).message;
+    process.stderr.write(`svc: ${message}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  out(`svc ${SVC_VERSION}: Workspace Operations REST API v1 (revision ${API_REVISION})`);
+  out(
+    `  data      ${flags.data}${running.created ? (flags.seed ? ' (new, seeded with a demo workspace)' : ' (new, empty)') : ''}`,
+  );
+  out(`  base URL  ${running.url}/v1`);
+  out(`  app       ${running.url}`);
+  out(`  admin     ${running.url}/__admin`);
+  for (const ws of demoWorkspaces(running.services)) {
+    out(`  workspace ${ws.name} (${ws.id})`);
+    out(`    write key  ${ws.keys.write.key}`);
+    out(`    read key   ${ws.keys.read.key}`);
+  }
+  out(`svc listening on ${running.url}`);
+  onReady();
+
+  let signals = 0;
+  const stop = () => {
+    if (++signals > 1) {
+      process.exit(1);
+    }
+    running.close().then(
+      () => process.exit(0),
+      (err: Error) => {
+        process.stderr.write(`svc: shutting down failed: ${err.message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+/** The seeded workspaces whose keys still work, re-derived from the seed the file records. */
+function demoWorkspaces(
+  services: Awaited<ReturnType<typeof startServer>>['services'],
+): SeededWorkspace[] {
+  const seeded = services.store.global.get('meta', 'store')?.seeded;
+  if (!seeded) {
+    return [];
+  }
+  const found: SeededWorkspace[] = [];
+  const keys = seededKeys(seeded.seed, seeded.profile, 0);
+  const writeKey = services.store.global.get('api_keys', keys.write.id);
+  const ws = writeKey && services.store.global.get('workspaces', writeKey.workspace_id);
+  const live = (k: { id: string; key: string }) =>
+    keyHashExists(services.store.global, k.key) &&
+    services.store.global.get('api_keys', k.id)?.revoked_at === null;
+  if (ws && live(keys.write) && live(keys.read)) {
+    found.push({ id: ws.id, name: ws.name, keys });
+  }
+  return found;
+}

@@ -1,0 +1,88 @@
+import type { GlobalStore, TxScope } from '../../store';
+import type { GlobalCollections } from '../../store/collections';
+import { newId, randomToken, sha256Hex } from '../ids';
+import type { Access, ApiKey } from './records';
+
+// spec, Authentication: a credential is an API key or an OAuth access token; both belong to one
+// workspace and are full access or read only. Each kind is found by its prefix, so OAuth tokens
+// (svc_oat_) slot in beside keys (svc_live_) with a resolver of their own.
+export interface Credential {
+  kind: 'api_key' | 'oauth_token';
+  id: string;
+  workspaceId: string;
+  access: Access;
+  name: string;
+}
+
+export type Resolver = (global: GlobalStore, token: string) => Credential | undefined;
+
+const resolvers = new Map<string, Resolver>();
+
+export function registerCredentialKind(prefix: string, resolve: Resolver): void {
+  resolvers.set(prefix, resolve);
+}
+
+export function resolveCredential(global: GlobalStore, token: string): Credential | undefined {
+  for (const [prefix, resolve] of resolvers) {
+    if (token.startsWith(prefix)) {
+      return resolve(global, token);
+    }
+  }
+  return undefined;
+}
+
+export const API_KEY_PREFIX = 'svc_live_';
+
+// Keys are random, so a plain sha256 is the right "scrambled form": nothing to brute-force, and
+// the lookup by hash compares no secret byte by byte.
+registerCredentialKind(API_KEY_PREFIX, (global, token) => {
+  const hash = global.get('key_hashes', sha256Hex(token));
+  const key = hash && global.get('api_keys', hash.key_id);
+  if (!key || key.revoked_at !== null) {
+    return undefined;
+  }
+  return {
+    kind: 'api_key',
+    id: key.id,
+    workspaceId: key.workspace_id,
+    access: key.access,
+    name: key.name,
+  };
+});
+
+export interface MintedKey {
+  record: ApiKey;
+  key: string;
+}
+
+/** Stores a new key (only its hash); the plain key is returned once, to be shown once. */
+export function mintApiKey(
+  tx: TxScope<GlobalCollections>,
+  input: {
+    workspaceId: string;
+    name: string;
+    access: Access;
+    now: string;
+    key?: string;
+    id?: string;
+  },
+): MintedKey {
+  const key = input.key ?? randomToken(API_KEY_PREFIX);
+  const record: ApiKey = {
+    id: input.id ?? newId(),
+    object: 'api_key',
+    workspace_id: input.workspaceId,
+    name: input.name,
+    access: input.access,
+    prefix: key.slice(0, API_KEY_PREFIX.length + 4),
+    created_at: input.now,
+    revoked_at: null,
+  };
+  tx.put('api_keys', record);
+  tx.put('key_hashes', { id: sha256Hex(key), key_id: record.id });
+  return { record, key };
+}
+
+export function keyHashExists(global: GlobalStore, key: string): boolean {
+  return global.get('key_hashes', sha256Hex(key)) !== undefined;
+}

@@ -1,0 +1,10 @@
+export {
+  API_KEY_PREFIX,
+  type Credential,
+  keyHashExists,
+  mintApiKey,
+  registerCredentialKind,
+  resolveCredential,
+} from './credentials';
+export { authenticate, requirePlan, requireWrite } from './middleware';
+export type { Access, ApiKey, Workspace } from './records';

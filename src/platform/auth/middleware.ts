@@ -1,0 +1,57 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import type { AppEnv, Runtime } from '../../context';
+import { ApiError } from '../errors';
+import { resolveCredential } from './credentials';
+
+function presentedToken(c: Context<AppEnv>): string | undefined {
+  const authorization = c.req.header('Authorization');
+  if (authorization !== undefined) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    return match?.[1];
+  }
+  return c.req.header('X-API-Key')?.trim() || undefined;
+}
+
+// spec, Authentication 2 and 7: Bearer or X-API-Key on every endpoint; missing, wrong or revoked
+// is 401. spec, Scope rule 3: a workspace without an active subscription gets 402.
+export const authenticate =
+  (rt: Runtime): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    const token = presentedToken(c);
+    if (token === undefined) {
+      throw new ApiError(
+        'unauthorized',
+        'send a credential as Authorization: Bearer <API_KEY> or X-API-Key: <API_KEY>',
+      );
+    }
+    const credential = resolveCredential(rt.store.global, token);
+    const workspace = credential && rt.store.global.get('workspaces', credential.workspaceId);
+    if (!credential || !workspace) {
+      throw new ApiError('unauthorized', 'the credential is wrong or has been revoked');
+    }
+    c.set('credential', credential);
+    c.set('ctx', { ws: rt.store.workspace(workspace.id), workspace, clock: rt.clock, credential });
+    await next();
+  };
+
+export const requirePlan = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+  if (!c.get('ctx').workspace.subscription_active) {
+    throw new ApiError(
+      'plan_required',
+      'this workspace has no active subscription; the API is included on every paid plan',
+    );
+  }
+  await next();
+};
+
+// spec, Authentication 3: a read-only credential may read and subscribe to webhooks; any other
+// write is 403. Routes that change data carry this middleware, so it answers before validation.
+export const requireWrite = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+  if (c.get('ctx').credential.access !== 'write') {
+    throw new ApiError(
+      'forbidden',
+      'this credential is read only; use a full-access key to make changes',
+    );
+  }
+  await next();
+};

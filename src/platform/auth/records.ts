@@ -1,0 +1,35 @@
+import type { Rec } from '../../store';
+
+export type Workspace = Rec & {
+  object: 'workspace';
+  name: string;
+  subscription_active: boolean;
+  /** The workspace's local time zone: dates such as "today" for a payment are read in it. */
+  timezone: string;
+  created_at: string;
+  updated_at: string;
+};
+
+export type Access = 'write' | 'read';
+
+export type ApiKey = Rec & {
+  object: 'api_key';
+  workspace_id: string;
+  name: string;
+  access: Access;
+  /** The first characters, to tell keys apart in a list; the key itself is never stored. */
+  prefix: string;
+  created_at: string;
+  revoked_at: string | null;
+};
+
+/** sha256 of a key → its id: the one lookup a request makes to find its credential. */
+export type KeyHash = Rec & { key_id: string };
+
+declare module '../../store/collections' {
+  interface GlobalCollections {
+    workspaces: Workspace;
+    api_keys: ApiKey;
+    key_hashes: KeyHash;
+  }
+}

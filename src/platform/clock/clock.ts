@@ -1,0 +1,35 @@
+// DESIGN, Clock: every notion of time reads this one clock. It runs with real time, shifted by
+// an offset that /__admin/clock moves; the offset is persisted so a restart keeps the time.
+export class Clock {
+  #offsetMs: number;
+  readonly #realNow: () => number;
+
+  constructor(offsetMs = 0, realNow: () => number = Date.now) {
+    this.#offsetMs = offsetMs;
+    this.#realNow = realNow;
+  }
+
+  nowMs(): number {
+    return this.#realNow() + this.#offsetMs;
+  }
+
+  now(): Date {
+    return new Date(this.nowMs());
+  }
+
+  iso(): string {
+    return this.now().toISOString();
+  }
+
+  get offsetMs(): number {
+    return this.#offsetMs;
+  }
+
+  /** Moves the clock to `ms`; never backwards, so stored timestamps keep their order. */
+  moveTo(ms: number): void {
+    const delta = ms - this.nowMs();
+    if (delta > 0) {
+      this.#offsetMs += delta;
+    }
+  }
+}

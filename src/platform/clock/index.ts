@@ -1,0 +1,2 @@
+export { Clock } from './clock';
+export { Scheduler } from './scheduler';

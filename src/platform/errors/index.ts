@@ -1,0 +1,64 @@
+// spec, Errors: one envelope for every failure; branch on `code`, never on the message.
+export const errorStatus = {
+  invalid_request: 400,
+  unauthorized: 401,
+  plan_required: 402,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  rate_limited: 429,
+  server_error: 500,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+export const errorCodes = Object.keys(errorStatus) as ErrorCode[];
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly field: string | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    field?: string,
+    headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.code = code;
+    this.field = field;
+    this.headers = headers;
+  }
+
+  get status(): (typeof errorStatus)[ErrorCode] {
+    return errorStatus[this.code];
+  }
+}
+
+export interface ErrorBody {
+  error: {
+    code: ErrorCode;
+    message: string;
+    field?: string;
+    request_id: string;
+    doc_url: string;
+  };
+}
+
+export function errorBody(err: ApiError, requestId: string, origin: string): ErrorBody {
+  return {
+    error: {
+      code: err.code,
+      message: err.message,
+      ...(err.field === undefined ? {} : { field: err.field }),
+      request_id: requestId,
+      doc_url: `${origin}/docs/errors#${err.code}`,
+    },
+  };
+}
+
+export const invalid = (message: string, field?: string) =>
+  new ApiError('invalid_request', message, field);
+export const notFound = (what: string) => new ApiError('not_found', `no such ${what}`);

@@ -1,0 +1,144 @@
+import { createHash } from 'node:crypto';
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv, Runtime } from '../../context';
+import type { Rec } from '../../store';
+import { ApiError } from '../errors';
+import { sha256Hex } from '../ids';
+
+export type IdempotencyRecord = Rec & {
+  credential_id: string;
+  fingerprint: string;
+  status: number;
+  body: string;
+  created_at: string;
+};
+
+declare module '../../store/collections' {
+  interface GlobalCollections {
+    idempotency_keys: IdempotencyRecord;
+  }
+}
+
+const RETAIN_MS = 24 * 60 * 60 * 1000; // spec, Limits: remembered 24 hours
+const MAX_KEY_LENGTH = 255;
+const PURGE_TASK = 'idempotency:purge';
+
+// spec, Limits: Idempotency-Key on POST, PATCH and DELETE, per credential. A replay returns the
+// first status and body with Idempotent-Replayed: true; the same key with another request, or
+// while its first request is still running, is 409. Answers of 5xx are not kept, so a retry
+// after a fault runs again, as the spec's advice to retry 5xx with the same key needs.
+export class Idempotency {
+  readonly #rt: Runtime;
+  readonly #running = new Set<string>();
+
+  constructor(rt: Runtime) {
+    this.#rt = rt;
+  }
+
+  /** Schedules the purge of whatever the store already holds. */
+  start(): void {
+    this.#schedulePurge();
+  }
+
+  middleware(): MiddlewareHandler<AppEnv> {
+    return async (c, next) => {
+      const key = c.req.header('Idempotency-Key');
+      if (key === undefined || !['POST', 'PATCH', 'DELETE'].includes(c.req.method)) {
+        return next();
+      }
+      if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
+        throw new ApiError(
+          'invalid_request',
+          `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters`,
+          'Idempotency-Key',
+        );
+      }
+      const credential = c.get('ctx').credential;
+      const id = sha256Hex(`${credential.id}\u0000${key}`);
+      const url = new URL(c.req.url);
+      const body = new Uint8Array(await c.req.arrayBuffer());
+      const fingerprint = createHash('sha256')
+        .update(`${c.req.method} ${url.pathname}?${sortedQuery(url)}\n`)
+        .update(body)
+        .digest('hex');
+
+      if (this.#running.has(id)) {
+        throw new ApiError(
+          'conflict',
+          'the first request with this Idempotency-Key is still running',
+        );
+      }
+      const earlier = this.#live(id);
+      if (earlier) {
+        if (earlier.fingerprint !== fingerprint) {
+          throw new ApiError(
+            'conflict',
+            'this Idempotency-Key was already used for a different request',
+            'Idempotency-Key',
+          );
+        }
+        return new Response(earlier.body, {
+          status: earlier.status,
+          headers: { 'Content-Type': 'application/json', 'Idempotent-Replayed': 'true' },
+        });
+      }
+
+      this.#running.add(id);
+      try {
+        await next();
+      } finally {
+        this.#running.delete(id);
+      }
+      if (c.res.status < 500 && c.res.status !== 429) {
+        const answer = await c.res.clone().text();
+        this.#remember({
+          id,
+          credential_id: credential.id,
+          fingerprint,
+          status: c.res.status,
+          body: answer,
+          created_at: this.#rt.clock.iso(),
+        });
+      }
+    };
+  }
+
+  #live(id: string): IdempotencyRecord | undefined {
+    const rec = this.#rt.store.global.get('idempotency_keys', id);
+    return rec && Date.parse(rec.created_at) + RETAIN_MS > this.#rt.clock.nowMs() ? rec : undefined;
+  }
+
+  #remember(rec: IdempotencyRecord): void {
+    this.#rt.store.transaction((tx) => tx.global.put('idempotency_keys', rec));
+    if (!this.#rt.scheduler.has(PURGE_TASK)) {
+      this.#schedulePurge();
+    }
+  }
+
+  #schedulePurge(): void {
+    let oldest = Number.POSITIVE_INFINITY;
+    for (const rec of this.#rt.store.global.values('idempotency_keys')) {
+      oldest = Math.min(oldest, Date.parse(rec.created_at));
+    }
+    if (oldest !== Number.POSITIVE_INFINITY) {
+      this.#rt.scheduler.schedule(PURGE_TASK, oldest + RETAIN_MS, () => this.#purge());
+    }
+  }
+
+  #purge(): void {
+    const cutoff = this.#rt.clock.nowMs() - RETAIN_MS;
+    this.#rt.store.transaction((tx) => {
+      for (const rec of tx.global.all('idempotency_keys')) {
+        if (Date.parse(rec.created_at) <= cutoff) {
+          tx.global.delete('idempotency_keys', rec.id);
+        }
+      }
+    });
+    this.#schedulePurge();
+  }
+}
+
+function sortedQuery(url: URL): string {
+  const params = [...url.searchParams.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return new URLSearchParams(params).toString();
+}

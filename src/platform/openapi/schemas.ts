@@ -1,0 +1,33 @@
+import { z } from '@hono/zod-openapi';
+import { errorCodes } from '../errors';
+
+export const ErrorSchema = z
+  .object({
+    error: z.object({
+      code: z.enum(errorCodes as [string, ...string[]]),
+      message: z.string(),
+      field: z.string().optional(),
+      request_id: z.string(),
+      doc_url: z.url(),
+    }),
+  })
+  .openapi('Error');
+
+/** spec, Conventions: lists are `{object:'list', data, has_more, next_cursor}`, newest first. */
+export const listOf = <T extends z.ZodType>(item: T, name: string) =>
+  z
+    .object({
+      object: z.literal('list'),
+      data: z.array(item),
+      has_more: z.boolean(),
+      next_cursor: z.string().nullable(),
+    })
+    .openapi(name);
+
+export const DeletedSchema = z
+  .object({ id: z.uuid(), object: z.string(), deleted: z.literal(true) })
+  .openapi('Deleted');
+
+export const timestamp = () =>
+  z.string().openapi({ format: 'date-time', description: 'ISO 8601 in UTC with milliseconds' });
+export const nullableTimestamp = () => timestamp().nullable();

@@ -1,0 +1,60 @@
+import type { Runtime, ServiceContext } from '../../context';
+import type { Position, Rec } from '../../store';
+import type { PagingQuery } from './query';
+
+export { Cursors } from './cursors';
+export {
+  cursorParam,
+  instantParam,
+  limitParam,
+  type PagingQuery,
+  pagingQuery,
+  parseInstant,
+  timeFilter,
+} from './query';
+
+export interface ListBody<T> {
+  object: 'list';
+  data: T[];
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+/** Where a page starts: the decoded cursor, checked against this workspace and list. */
+export function pageStart(
+  rt: Runtime,
+  ctx: ServiceContext,
+  list: string,
+  q: Pick<PagingQuery, 'cursor'>,
+): Position | undefined {
+  return q.cursor === undefined
+    ? undefined
+    : rt.cursors.decode(`${ctx.workspace.id}:${list}`, q.cursor);
+}
+
+export function listBody<R extends Rec, T>(
+  rt: Runtime,
+  ctx: ServiceContext,
+  list: string,
+  page: { items: R[]; hasMore: boolean },
+  present: (rec: R) => T,
+): ListBody<T> {
+  const last = page.items.at(-1);
+  return {
+    object: 'list',
+    data: page.items.map(present),
+    has_more: page.hasMore,
+    next_cursor:
+      page.hasMore && last
+        ? rt.cursors.encode(`${ctx.workspace.id}:${list}`, {
+            created_at: String(last.created_at ?? ''),
+            id: last.id,
+          })
+        : null,
+  };
+}
+
+/** A list that is not paged (lookups, searches): everything in one page. */
+export function wholeList<T>(data: T[]): ListBody<T> {
+  return { object: 'list', data, has_more: false, next_cursor: null };
+}

@@ -1,0 +1,70 @@
+import type { Clock } from '../clock';
+
+export interface RateState {
+  limit: number;
+  remaining: number;
+  /** Seconds until the window resets. */
+  reset: number;
+  allowed: boolean;
+}
+
+interface Window {
+  start: number;
+  count: number;
+}
+
+const WINDOW_MS = 60_000;
+
+// spec, Limits: N requests a minute per key, in fixed one-minute windows on the clock.
+export class RateLimiter {
+  readonly #clock: Clock;
+  readonly #windows = new Map<string, Window>();
+
+  constructor(clock: Clock) {
+    this.#clock = clock;
+  }
+
+  hit(bucket: string, limit: number): RateState {
+    const window = this.#window(bucket);
+    const allowed = window.count < limit;
+    if (allowed) {
+      window.count += 1;
+    }
+    return this.#state(window, limit, allowed);
+  }
+
+  peek(bucket: string, limit: number): RateState {
+    return this.#state(this.#window(bucket), limit, true);
+  }
+
+  #window(bucket: string): Window {
+    const now = this.#clock.nowMs();
+    let window = this.#windows.get(bucket);
+    if (window === undefined || now - window.start >= WINDOW_MS) {
+      if (this.#windows.size > 10_000) {
+        this.#sweep(now);
+      }
+      window = { start: now, count: 0 };
+      this.#windows.set(bucket, window);
+    }
+    return window;
+  }
+
+  #state(window: Window, limit: number, allowed: boolean): RateState {
+    const resetMs = window.start + WINDOW_MS - this.#clock.nowMs();
+    return {
+      limit,
+      remaining: Math.max(limit - window.count, 0),
+      reset: Math.max(Math.ceil(resetMs / 1000), 1),
+      allowed,
+    };
+  }
+
+  #sweep(now: number): void {
+    for (const [bucket, window] of this.#windows) {
+      if (now - window.start >= WINDOW_MS) {
+        this.#windows.delete(bucket);
+      }
+    }
+  }
+}

@@ -1,0 +1,72 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import type { AppEnv, Runtime } from '../../context';
+import type { RequestLog } from './log';
+
+export { type LoggedRequest, type RequestFilter, RequestLog } from './log';
+
+const BODY_CAP = 16 * 1024;
+
+function cap(text: string): { text: string; truncated: boolean } {
+  return text.length > BODY_CAP
+    ? { text: text.slice(0, BODY_CAP), truncated: true }
+    : { text, truncated: false };
+}
+
+/** The body as sent, read before the route does (Hono caches it for the validators). */
+async function requestBody(c: Context<AppEnv>): Promise<string | null> {
+  const type = c.req.header('Content-Type') ?? '';
+  if (c.req.raw.body === null) {
+    return null;
+  }
+  if (type.startsWith('multipart/')) {
+    return `[multipart body, ${c.req.header('Content-Length') ?? 'unknown'} bytes]`;
+  }
+  return await c.req.text();
+}
+
+// spec, Limits: every call made with a credential is logged, for /__admin/requests and replay.
+// Outermost in /v1, so it sees the final status of answers given by any later middleware.
+export const logRequests =
+  (rt: Runtime, log: RequestLog): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    const started = performance.now();
+    const at = rt.clock.iso();
+    let body: string | null = null;
+    try {
+      body = await requestBody(c);
+    } catch {
+      body = null; // unreadable bodies are the route's to refuse
+    }
+    await next();
+    const credential = c.get('credential');
+    if (!credential) {
+      return;
+    }
+    const url = new URL(c.req.url);
+    const request = body === null ? null : cap(body);
+    const response = cap(await c.res.clone().text());
+    const headers: Record<string, string> = {};
+    for (const name of ['content-type', 'idempotency-key']) {
+      const value = c.req.header(name);
+      if (value !== undefined) {
+        headers[name] = value;
+      }
+    }
+    log.append({
+      at,
+      method: c.req.method,
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      status: c.res.status,
+      duration_ms: Math.round((performance.now() - started) * 10) / 10,
+      key_id: credential.id,
+      credential_kind: credential.kind,
+      workspace_id: credential.workspaceId,
+      request_id: c.get('requestId'),
+      request_headers: headers,
+      request_body: request?.text ?? null,
+      request_body_truncated: request?.truncated ?? false,
+      response_body: response.text || null,
+      response_body_truncated: response.truncated,
+    });
+  };

@@ -1,0 +1,19 @@
+import type { z } from '@hono/zod-openapi';
+import type { ServiceContext } from '../../context';
+import type { EstimateTemplate, EstimateTemplateSchema } from './schema';
+
+export const presentTemplate = (t: EstimateTemplate): z.infer<typeof EstimateTemplateSchema> => ({
+  id: t.id,
+  object: 'estimate_template',
+  name: t.name,
+  template_number: t.template_number,
+  created_at: t.created_at,
+  updated_at: t.updated_at,
+});
+
+/** spec, Estimates: workspace templates, most recently changed first, up to `limit`. */
+export function listTemplates(ctx: ServiceContext, limit: number): EstimateTemplate[] {
+  return [...ctx.ws.values('estimate_templates')]
+    .sort((a, b) => (a.updated_at < b.updated_at ? 1 : a.updated_at > b.updated_at ? -1 : 0))
+    .slice(0, limit);
+}

@@ -1,0 +1,39 @@
+import { z } from '@hono/zod-openapi';
+import type { Rec } from '../../store';
+
+// spec, Lookups: `role` values are not shown; decisions.md lists the ones svc uses.
+export const ROLES = [
+  'owner',
+  'admin',
+  'manager',
+  'sales_rep',
+  'project_manager',
+  'office',
+  'crew',
+] as const;
+
+export const UserSchema = z
+  .object({
+    id: z.uuid(),
+    object: z.literal('user'),
+    name: z.string(),
+    email: z.string(),
+    role: z.string().openapi({ description: `One of ${ROLES.join(', ')}; treat as open` }),
+  })
+  .openapi('User');
+
+export type User = Rec & {
+  object: 'user';
+  name: string;
+  email: string;
+  role: (typeof ROLES)[number];
+  phone: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+declare module '../../store/collections' {
+  interface WorkspaceCollections {
+    users: User;
+  }
+}

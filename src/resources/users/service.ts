@@ -1,0 +1,22 @@
+import type { z } from '@hono/zod-openapi';
+import type { ServiceContext } from '../../context';
+import { ROLES, type User, type UserSchema } from './schema';
+
+export const presentUser = (user: User): z.infer<typeof UserSchema> => ({
+  id: user.id,
+  object: 'user',
+  name: user.name,
+  email: user.email,
+  role: user.role,
+});
+
+/** The workspace's own team: owners first, then by role, then by name. */
+export function listUsers(ctx: ServiceContext): User[] {
+  return [...ctx.ws.values('users')].sort(
+    (a, b) => ROLES.indexOf(a.role) - ROLES.indexOf(b.role) || a.name.localeCompare(b.name),
+  );
+}
+
+/** A teammate of this workspace, for `assigned_to` and the like; another workspace's is unknown. */
+export const findUser = (ctx: ServiceContext, id: string): User | undefined =>
+  ctx.ws.get('users', id);

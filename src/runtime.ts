@@ -1,0 +1,88 @@
+import { randomBytes } from 'node:crypto';
+import type { Config, Runtime } from './context';
+import { Clock, Scheduler } from './platform/clock';
+import { Idempotency } from './platform/idempotency';
+import { Cursors } from './platform/paging';
+import { RateLimiter } from './platform/rate-limit';
+import { RequestLog } from './platform/request-log';
+import type { Rec, Store } from './store';
+
+/** What a data file knows about itself, beside its records. */
+export type StoreMeta = Rec & {
+  id: 'store';
+  /** Seals cursors, so cursors stay valid across restarts of the same data file. */
+  secret: string;
+  clock_offset_ms: number;
+  /** How `svc seed` made the file: the banner re-derives the demo keys from it. */
+  seeded: { seed: number; profile: string } | null;
+};
+
+declare module './store/collections' {
+  interface GlobalCollections {
+    meta: StoreMeta;
+  }
+}
+
+export interface Services extends Runtime {
+  requestLog: RequestLog;
+  idempotency: Idempotency;
+}
+
+export const defaultConfig = (overrides: Partial<Config> = {}): Config => ({
+  rateLimit: 120,
+  allowLocalTargets: false,
+  log: (line) => process.stderr.write(`${line}\n`),
+  ...overrides,
+});
+
+export function storeMeta(store: Store): StoreMeta {
+  const existing = store.global.get('meta', 'store');
+  if (existing) {
+    return existing;
+  }
+  return store.transaction((tx) =>
+    tx.global.put('meta', {
+      id: 'store',
+      secret: randomBytes(32).toString('hex'),
+      clock_offset_ms: 0,
+      seeded: null,
+    }),
+  );
+}
+
+/** Builds the services of one server over `store`; `requestLogFile` keeps the log on disk. */
+export function createServices(store: Store, config: Config, requestLogFile?: string): Services {
+  const meta = storeMeta(store);
+  const clock = new Clock(meta.clock_offset_ms);
+  const scheduler = new Scheduler(clock, (err, key) =>
+    config.log(`svc: scheduled work ${key} failed: ${String((err as Error)?.stack ?? err)}`),
+  );
+  const runtime: Runtime = {
+    store,
+    clock,
+    scheduler,
+    config,
+    limiter: new RateLimiter(clock),
+    cursors: new Cursors(Buffer.from(meta.secret, 'hex')),
+  };
+  const services: Services = {
+    ...runtime,
+    requestLog: new RequestLog(clock, scheduler, requestLogFile),
+    idempotency: new Idempotency(runtime),
+  };
+  services.idempotency.start();
+  return services;
+}
+
+/** Moves the clock (running what falls due on the way) and remembers where it stands. */
+export async function advanceClock(rt: Runtime, targetMs: number): Promise<void> {
+  await rt.scheduler.advanceTo(targetMs);
+  const offset = rt.clock.offsetMs;
+  rt.store.transaction((tx) => {
+    const meta = tx.global.get('meta', 'store');
+    if (meta) {
+      tx.global.put('meta', { ...meta, clock_offset_ms: offset });
+    }
+  });
+  await rt.store.sync();
+}

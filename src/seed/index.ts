@@ -1,0 +1,105 @@
+import { rm } from 'node:fs/promises';
+import { mintApiKey } from '../platform/auth';
+import type { StoreMeta } from '../runtime';
+import { Store, type Tx } from '../store';
+import { acquireLock } from '../store/lock';
+import type { Generated, GenerateOptions } from './generate';
+import { seededKey, seededSecret, seededUuid } from './keys';
+import type { Profile } from './profiles';
+
+export { PROFILES, type Profile } from './profiles';
+
+/**
+ * decisions.md: `svc seed` dates its records before this fixed instant, not before "now", so
+ * the same --seed gives byte-identical files on any day. Workspaces made through /__admin date
+ * theirs before the clock's now.
+ */
+export const SEED_ANCHOR_MS = Date.parse('2026-11-01T15:00:00.000Z');
+
+export interface KeyPair {
+  write: { id: string; key: string };
+  read: { id: string; key: string };
+}
+
+export interface SeededWorkspace {
+  id: string;
+  name: string;
+  keys: KeyPair;
+}
+
+export async function generate(opts: GenerateOptions): Promise<Generated> {
+  const { generateWorkspace } = await import('./generate');
+  return generateWorkspace(opts);
+}
+
+/** Writes a generated workspace and its two keys in the caller's transaction. */
+export function insertWorkspace(
+  tx: Tx,
+  gen: Generated,
+  now: string,
+  keys?: { write: { id: string; key: string }; read: { id: string; key: string } },
+): KeyPair {
+  tx.global.put('workspaces', gen.workspace);
+  const ws = tx.workspace(gen.workspace.id);
+  for (const user of gen.users) {
+    ws.put('users', user);
+  }
+  for (const pipeline of gen.pipelines) {
+    ws.put('pipelines', pipeline);
+  }
+  for (const stage of gen.stages) {
+    ws.put('stages', stage);
+  }
+  for (const template of gen.estimate_templates) {
+    ws.put('estimate_templates', template);
+  }
+  const mint = (access: 'write' | 'read', given?: { id: string; key: string }) => {
+    const minted = mintApiKey(tx.global, {
+      workspaceId: gen.workspace.id,
+      name: access === 'write' ? 'Default key' : 'Read-only key',
+      access,
+      now,
+      ...(given ? { key: given.key, id: given.id } : {}),
+    });
+    return { id: minted.record.id, key: minted.key };
+  };
+  return { write: mint('write', keys?.write), read: mint('read', keys?.read) };
+}
+
+/** The keys `svc seed` gives workspace `index` of a file seeded with `seed` and `profile`. */
+export function seededKeys(seed: number, profile: string, index: number): KeyPair {
+  const pair = (access: 'write' | 'read') => ({
+    id: seededUuid(`key:${seed}:${profile}:${index}:${access}`),
+    key: seededKey(seed, profile, index, access),
+  });
+  return { write: pair('write'), read: pair('read') };
+}
+
+/** (Re)generates a data file holding one workspace of `profile`; same seed, same bytes. */
+export async function seedDataFile(
+  path: string,
+  opts: { seed: number; profile: Profile },
+): Promise<SeededWorkspace[]> {
+  acquireLock(path)(); // refuses while a server holds the file
+  for (const suffix of ['', '.journal', '.requests.jsonl']) {
+    await rm(`${path}${suffix}`, { force: true });
+  }
+  const gen = await generate({ ...opts, anchorMs: SEED_ANCHOR_MS });
+  const { store } = await Store.open(path);
+  try {
+    const now = new Date(SEED_ANCHOR_MS).toISOString();
+    const keys = store.transaction((tx) => {
+      const meta: StoreMeta = {
+        id: 'store',
+        secret: seededSecret(opts.seed),
+        clock_offset_ms: 0,
+        seeded: { seed: opts.seed, profile: opts.profile },
+      };
+      tx.global.put('meta', meta);
+      return insertWorkspace(tx, gen, now, seededKeys(opts.seed, opts.profile, 0));
+    });
+    return [{ id: gen.workspace.id, name: gen.workspace.name, keys }];
+  } finally {
+    await store.close();
+  }
+}

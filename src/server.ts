@@ -1,0 +1,86 @@
+import { existsSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { createApp } from './app';
+import type { Config } from './context';
+import { createServices, type Services } from './runtime';
+import { seedDataFile } from './seed';
+import { Store } from './store';
+
+export interface ServeOptions {
+  port: number;
+  host: string;
+  data: string;
+  /** Seed the demo workspace when the data file is missing. */
+  seed: boolean;
+  config: Config;
+}
+
+export interface RunningServer {
+  url: string;
+  services: Services;
+  /** True when this start created the data file (and seeded it, unless --no-seed). */
+  created: boolean;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_SEED = 1;
+
+export async function startServer(opts: ServeOptions): Promise<RunningServer> {
+  const fresh = !existsSync(opts.data);
+  if (fresh && opts.seed) {
+    await seedDataFile(opts.data, { seed: DEFAULT_SEED, profile: 'demo' });
+  }
+  const { store } = await Store.open(opts.data);
+  const services = createServices(store, opts.config, `${opts.data}.requests.jsonl`);
+  const app = createApp(services);
+
+  let server: Server;
+  try {
+    server = await listen(app.fetch, opts.port, opts.host);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  services.scheduler.start();
+  void services.requestLog.load(); // in the background: the first request never waits for it
+  const { port } = server.address() as AddressInfo;
+  const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      // In-flight requests get a moment to finish; then every connection is cut.
+      const cut = setTimeout(() => server.closeAllConnections(), 3000);
+      await stopped;
+      clearTimeout(cut);
+      services.scheduler.stop();
+      await services.scheduler.idle();
+      await services.requestLog.close();
+      await store.close();
+    })();
+    return closing;
+  };
+  return { url: `http://${host}:${port}`, services, created: fresh, close };
+}
+
+function listen(
+  fetch: (req: Request) => Response | Promise<Response>,
+  port: number,
+  hostname: string,
+): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch, port, hostname }) as Server;
+    server.once('listening', () => resolve(server));
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(
+        err.code === 'EADDRINUSE'
+          ? new Error(`port ${port} is already in use on ${hostname}`)
+          : err,
+      ),
+    );
+  });
+}

@@ -1,0 +1,10 @@
+export type { GlobalCollections, WorkspaceCollections } from './collections';
+export type { Position } from './order';
+export { type CommitHook, type ScanOptions, ScopedStore, Store } from './store';
+export type { Tx, TxScope } from './tx';
+export { type Change, GLOBAL, type Rec, StoreFileError } from './types';
+
+import type { GlobalCollections, WorkspaceCollections } from './collections';
+import type { ScopedStore } from './store';
+export type WorkspaceStore = ScopedStore<WorkspaceCollections>;
+export type GlobalStore = ScopedStore<GlobalCollections>;

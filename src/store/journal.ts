@@ -1,0 +1,113 @@
+import { type FileHandle, open, readFile } from 'node:fs/promises';
+import { crc32 } from 'node:zlib';
+import { type Op, StoreFileError } from './types';
+
+// The journal makes a write cost O(that write): each group commit appends one line holding one
+// or more transactions, then fdatasyncs. A line is `<crc32 hex> <json>`; json = {s, t} where s is
+// the sequence number of the first transaction and t the transactions, each a list of ops. The
+// checksum frames the group: after a crash a torn last line is dropped whole (it was never
+// acknowledged); a bad line anywhere else means the file is corrupt and svc refuses to start.
+export interface JournalTx {
+  seq: number;
+  ops: Op[];
+}
+
+export function encodeGroup(txs: readonly JournalTx[]): string {
+  const first = txs[0];
+  if (first === undefined) {
+    throw new Error('empty journal group');
+  }
+  const json = JSON.stringify({ s: first.seq, t: txs.map((tx) => tx.ops) });
+  return `${crc32(json).toString(16).padStart(8, '0')} ${json}\n`;
+}
+
+function decodeLine(line: string): JournalTx[] | undefined {
+  const space = line.indexOf(' ');
+  const json = line.slice(space + 1);
+  if (space !== 8 || Number.parseInt(line.slice(0, 8), 16) !== crc32(json)) {
+    return undefined;
+  }
+  try {
+    const group = JSON.parse(json) as { s: number; t: Op[][] };
+    return group.t.map((ops, i) => ({ seq: group.s + i, ops }));
+  } catch {
+    return undefined;
+  }
+}
+
+export class Journal {
+  readonly path: string;
+  #handle: FileHandle;
+  #bytes: number;
+
+  private constructor(path: string, handle: FileHandle, bytes: number) {
+    this.path = path;
+    this.#handle = handle;
+    this.#bytes = bytes;
+  }
+
+  /** Opens (creating) the journal and returns the transactions it holds. */
+  static async open(path: string): Promise<{ journal: Journal; txs: JournalTx[] }> {
+    let text = '';
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+        throw new StoreFileError(`cannot read journal ${path}: ${(err as Error).message}`);
+      }
+    }
+    const { txs, goodBytes } = parse(path, text);
+    const handle = await open(path, 'a+');
+    if (goodBytes < Buffer.byteLength(text)) {
+      // The torn tail of an interrupted append: never acknowledged, safe to cut.
+      await handle.truncate(goodBytes);
+      await handle.datasync();
+    }
+    return { journal: new Journal(path, handle, goodBytes), txs };
+  }
+
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  async append(line: string): Promise<void> {
+    const buf = Buffer.from(line);
+    await this.#handle.write(buf);
+    await this.#handle.datasync();
+    this.#bytes += buf.length;
+  }
+
+  async truncate(): Promise<void> {
+    await this.#handle.truncate(0);
+    await this.#handle.datasync();
+    this.#bytes = 0;
+  }
+
+  async close(): Promise<void> {
+    await this.#handle.close();
+  }
+}
+
+function parse(path: string, text: string): { txs: JournalTx[]; goodBytes: number } {
+  const txs: JournalTx[] = [];
+  let offset = 0;
+  let goodBytes = 0;
+  while (offset < text.length) {
+    const end = text.indexOf('\n', offset);
+    const line = text.slice(offset, end === -1 ? text.length : end);
+    const decoded = end === -1 ? undefined : decodeLine(line);
+    if (decoded === undefined) {
+      if (end === -1 || end === text.length - 1) {
+        break; // torn last line
+      }
+      throw new StoreFileError(
+        `journal ${path} is corrupt at byte ${Buffer.byteLength(text.slice(0, offset))}; ` +
+          'svc will not overwrite it: move it aside or restore a backup',
+      );
+    }
+    txs.push(...decoded);
+    offset = end + 1;
+    goodBytes += Buffer.byteLength(line) + 1;
+  }
+  return { txs, goodBytes };
+}

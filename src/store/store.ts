@@ -1,0 +1,276 @@
+import type { GlobalCollections, Name, RecordOf, WorkspaceCollections } from './collections';
+import { OrderIndex, type Position } from './order';
+import { emptyData, Persistence } from './persistence';
+import { Tx, type TxScope } from './tx';
+import { type Change, type DataFile, GLOBAL, type Op, type Rec, type Scope } from './types';
+
+class Collection {
+  readonly byId: Map<string, Rec>;
+  #order: OrderIndex | undefined;
+
+  constructor(records: Iterable<[string, Rec]> = []) {
+    this.byId = new Map(records);
+  }
+
+  /** Built on first use: a start-up never pays for indexes nobody has asked for. */
+  get order(): OrderIndex {
+    this.#order ??= new OrderIndex(this.byId.values());
+    return this.#order;
+  }
+
+  set(rec: Rec, before: Rec | undefined): void {
+    this.byId.set(rec.id, rec);
+    if (this.#order && (before === undefined || before.created_at !== rec.created_at)) {
+      if (before) {
+        this.#order.remove(before);
+      }
+      this.#order.add(rec);
+    }
+  }
+
+  delete(before: Rec): void {
+    this.byId.delete(before.id);
+    this.#order?.remove(before);
+  }
+}
+
+export type CommitHook = (changes: readonly Change[], tx: Tx) => void;
+
+export interface ScanOptions<T> {
+  after?: Position | undefined;
+  where?: ((rec: T) => boolean) | undefined;
+  limit: number;
+}
+
+/**
+ * The whole data set in memory, written through a journal. Every read and write names its scope
+ * (a workspace or the global scope); services only ever hold a ScopedStore for one workspace.
+ * Transactions are synchronous functions: they commit whole or not at all, and nothing else runs
+ * while one is open.
+ */
+export class Store {
+  readonly #scopes = new Map<Scope, Map<string, Collection>>();
+  readonly #hooks: CommitHook[] = [];
+  #seq = 0;
+  #tx: Tx | undefined;
+  #persistence: Persistence | undefined;
+
+  /** A store that lives only in memory (tests, throw-away servers). */
+  static memory(): Store {
+    return new Store();
+  }
+
+  /** Opens the data file (with its journal), replaying whatever the journal holds beyond it. */
+  static async open(dataPath: string): Promise<{ store: Store; created: boolean }> {
+    const store = new Store();
+    const { persistence, data, txs } = await Persistence.open(dataPath, () => store.#view());
+    if (data) {
+      store.#load(data);
+    }
+    for (const tx of txs) {
+      store.#apply(tx.ops);
+      store.#seq = tx.seq;
+    }
+    store.#persistence = persistence;
+    return { store, created: data === null && txs.length === 0 };
+  }
+
+  get seq(): number {
+    return this.#seq;
+  }
+
+  get global(): ScopedStore<GlobalCollections> {
+    return new ScopedStore(this, GLOBAL);
+  }
+
+  workspace(id: string): ScopedStore<WorkspaceCollections> {
+    return new ScopedStore(this, id);
+  }
+
+  /** Runs inside every commit with its changes; may write more (the outbox, later). */
+  onCommit(hook: CommitHook): void {
+    this.#hooks.push(hook);
+  }
+
+  /** A transaction over any scope (platform and admin code). A nested call joins the outer one. */
+  transaction<T>(fn: (tx: Tx) => T): T {
+    if (this.#tx) {
+      return fn(this.#tx);
+    }
+    const tx = new Tx({
+      read: (scope, coll, id) => this.#collection(scope, coll)?.byId.get(id),
+      values: (scope, coll) => this.#collection(scope, coll)?.byId.values() ?? [],
+    });
+    this.#tx = tx;
+    try {
+      const value = fn(tx);
+      if (value instanceof Promise) {
+        throw new Error('store transactions are synchronous');
+      }
+      const first = tx.changes();
+      for (const hook of this.#hooks) {
+        hook(first.changes, tx);
+      }
+      const { ops } = tx.changes();
+      if (ops.length > 0) {
+        this.#apply(ops);
+        this.#seq += 1;
+        this.#persistence?.enqueue(this.#seq, ops);
+      }
+      return value;
+    } finally {
+      this.#tx = undefined;
+    }
+  }
+
+  /** Resolves once every committed transaction is on disk. */
+  sync(): Promise<void> {
+    return this.#persistence ? this.#persistence.waitFor(this.#seq) : Promise.resolve();
+  }
+
+  get durable(): boolean {
+    return this.#persistence !== undefined;
+  }
+
+  get journalBytes(): number {
+    return this.#persistence?.journalBytes ?? 0;
+  }
+
+  compact(): Promise<void> {
+    return this.#persistence?.compact() ?? Promise.resolve();
+  }
+
+  /** Flushes, writes a final snapshot and releases the data file. */
+  async close(): Promise<void> {
+    const persistence = this.#persistence;
+    this.#persistence = undefined;
+    await persistence?.close();
+  }
+
+  read(scope: Scope, coll: string, id: string): Rec | undefined {
+    return this.#collection(scope, coll)?.byId.get(id);
+  }
+
+  values(scope: Scope, coll: string): IterableIterator<Rec> {
+    return (this.#collection(scope, coll)?.byId ?? new Map<string, Rec>()).values();
+  }
+
+  count(scope: Scope, coll: string): number {
+    return this.#collection(scope, coll)?.byId.size ?? 0;
+  }
+
+  scan(scope: Scope, coll: string, opts: ScanOptions<Rec>): { items: Rec[]; hasMore: boolean } {
+    const collection = this.#collection(scope, coll);
+    const items: Rec[] = [];
+    if (collection === undefined) {
+      return { items, hasMore: false };
+    }
+    for (const id of collection.order.newestFirst(opts.after)) {
+      const rec = collection.byId.get(id);
+      if (rec !== undefined && (opts.where === undefined || opts.where(rec))) {
+        if (items.length === opts.limit) {
+          return { items, hasMore: true };
+        }
+        items.push(rec);
+      }
+    }
+    return { items, hasMore: false };
+  }
+
+  #collection(scope: Scope, coll: string): Collection | undefined {
+    return this.#scopes.get(scope)?.get(coll);
+  }
+
+  #apply(ops: readonly Op[]): void {
+    for (const [scope, coll, id, rec] of ops) {
+      let colls = this.#scopes.get(scope);
+      if (colls === undefined) {
+        colls = new Map();
+        this.#scopes.set(scope, colls);
+      }
+      let collection = colls.get(coll);
+      if (collection === undefined) {
+        collection = new Collection();
+        colls.set(coll, collection);
+      }
+      const before = collection.byId.get(id);
+      if (rec) {
+        collection.set(Object.freeze(rec), before);
+      } else if (before) {
+        collection.delete(before);
+      }
+    }
+  }
+
+  #load(data: DataFile): void {
+    this.#seq = data.seq;
+    const loadScope = (scope: Scope, colls: Record<string, Record<string, Rec>>) => {
+      const map = new Map<string, Collection>();
+      for (const [name, records] of Object.entries(colls)) {
+        map.set(name, new Collection(Object.entries(records)));
+      }
+      this.#scopes.set(scope, map);
+    };
+    loadScope(GLOBAL, data.global);
+    for (const [wsId, colls] of Object.entries(data.workspaces)) {
+      loadScope(wsId, colls);
+    }
+  }
+
+  /** The data as the snapshot holds it; records are shared, not copied (they are immutable). */
+  #view(): DataFile {
+    const data = emptyData();
+    data.seq = this.#seq;
+    for (const [scope, colls] of this.#scopes) {
+      const out: Record<string, Record<string, Rec>> = {};
+      for (const [name, collection] of colls) {
+        if (collection.byId.size > 0) {
+          out[name] = Object.fromEntries(collection.byId);
+        }
+      }
+      if (scope === GLOBAL) {
+        data.global = out;
+      } else {
+        data.workspaces[scope] = out;
+      }
+    }
+    return data;
+  }
+}
+
+/** Reads and writes confined to one scope: a workspace's services can reach nothing else. */
+export class ScopedStore<C> {
+  readonly #store: Store;
+  readonly scope: Scope;
+
+  constructor(store: Store, scope: Scope) {
+    this.#store = store;
+    this.scope = scope;
+  }
+
+  get<K extends Name<C>>(coll: K, id: string): RecordOf<C, K> | undefined {
+    return this.#store.read(this.scope, coll, id) as RecordOf<C, K> | undefined;
+  }
+
+  values<K extends Name<C>>(coll: K): IterableIterator<RecordOf<C, K>> {
+    return this.#store.values(this.scope, coll) as IterableIterator<RecordOf<C, K>>;
+  }
+
+  count<K extends Name<C>>(coll: K): number {
+    return this.#store.count(this.scope, coll);
+  }
+
+  scan<K extends Name<C>>(
+    coll: K,
+    opts: ScanOptions<RecordOf<C, K>>,
+  ): { items: RecordOf<C, K>[]; hasMore: boolean } {
+    return this.#store.scan(this.scope, coll, opts as ScanOptions<Rec>) as {
+      items: RecordOf<C, K>[];
+      hasMore: boolean;
+    };
+  }
+
+  transaction<T>(fn: (tx: TxScope<C>) => T): T {
+    return this.#store.transaction((tx) => fn(tx.scope<C>(this.scope)));
+  }
+}

@@ -1,0 +1,47 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
+import type { AppEnv } from './context';
+import { authenticate, requirePlan } from './platform/auth';
+import { ApiError } from './platform/errors';
+import { documentFor, registerSecuritySchemes } from './platform/openapi/document';
+import { validationHook } from './platform/openapi/validation';
+import { rateLimit, rateLimitHeaders } from './platform/rate-limit';
+import { logRequests } from './platform/request-log';
+import { estimateTemplateRoutes } from './resources/estimate-templates/routes';
+import { pipelineRoutes } from './resources/pipelines/routes';
+import { userRoutes } from './resources/users/routes';
+import { pingRoutes } from './resources/workspace/routes';
+import type { Services } from './runtime';
+
+const MAX_BODY = 25 * 1024 * 1024 + 64 * 1024; // spec, Limits: 25 MB files, plus multipart framing
+
+/** The public API, `{base_url}`. Middleware order is DESIGN's: credential, plan, rate, idempotency. */
+export function v1App(services: Services): OpenAPIHono<AppEnv> {
+  const v1 = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  registerSecuritySchemes(v1);
+  const document = documentFor(v1);
+  v1.get('/openapi.json', (c) => c.json(document(new URL(c.req.url).origin)));
+
+  v1.use('*', rateLimitHeaders(services));
+  // Before anything reads the body, so that everything after it reads it through the limit.
+  v1.use(
+    '*',
+    bodyLimit({
+      maxSize: MAX_BODY,
+      onError: () => {
+        throw new ApiError('payload_too_large', 'the request body is larger than 25 MB');
+      },
+    }),
+  );
+  v1.use('*', logRequests(services, services.requestLog));
+  v1.use('*', authenticate(services));
+  v1.use('*', requirePlan());
+  v1.use('*', rateLimit(services));
+  v1.use('*', services.idempotency.middleware());
+
+  v1.route('/', pingRoutes());
+  v1.route('/', userRoutes());
+  v1.route('/', pipelineRoutes());
+  v1.route('/', estimateTemplateRoutes());
+  return v1;
+}

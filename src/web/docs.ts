@@ -1,0 +1,44 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../context';
+import { type ErrorCode, errorCodes, errorStatus } from '../platform/errors';
+
+// Every error's `doc_url` points here, at the server that answered, so the link works offline.
+const meaning: Record<ErrorCode, string> = {
+  invalid_request:
+    'Something in the request is wrong: a bad date, enumeration value or cursor, an unknown stage, a missing required field. `field` names it. Fix the request; retrying it unchanged fails the same way.',
+  unauthorized: 'The credential is missing, wrong or revoked.',
+  plan_required:
+    'The workspace has no active subscription; the API is included on every paid plan.',
+  forbidden: 'A read-only credential attempted a change.',
+  not_found: 'No such record in this workspace (or no such route).',
+  method_not_allowed:
+    'The path exists, but not with this verb; the Allow header lists the verbs it takes.',
+  conflict:
+    'The Idempotency-Key was reused for a different request, or its first request is still running; or the record is in a state that refuses the change.',
+  payload_too_large: 'The file is over 25 MB.',
+  rate_limited: 'Over the rate limit. Wait the seconds in Retry-After.',
+  server_error: 'A fault on our side. Retry shortly, with the same Idempotency-Key on writes.',
+};
+
+export function docsRoutes() {
+  return new Hono<AppEnv>().get('/docs/errors', (c) => {
+    const rows = errorCodes
+      .map(
+        (code) =>
+          `<tr id="${code}"><td><code>${code}</code></td><td>${errorStatus[code]}</td><td>${meaning[code]}</td></tr>`,
+      )
+      .join('\n');
+    return c.html(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Errors: Workspace Operations API</title>
+<style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}
+td,th{text-align:left;vertical-align:top;padding:.4rem .8rem;border-bottom:1px solid #ddd}
+tr:target{background:#fff6d5}</style></head><body>
+<h1>Errors</h1>
+<p>Every error body is <code>{"error": {"code", "message", "field"?, "request_id", "doc_url"}}</code>.
+Branch on <code>code</code>; <code>message</code> is for people and may change; <code>request_id</code>
+is also the <code>X-Request-Id</code> header.</p>
+<table><thead><tr><th>code</th><th>HTTP</th><th>meaning</th></tr></thead><tbody>
+${rows}
+</tbody></table></body></html>`);
+  });
+}

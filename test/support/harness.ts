@@ -1,0 +1,174 @@
+import { createApp } from '../../src/app';
+import type { Config } from '../../src/context';
+import { createServices, defaultConfig, type Services } from '../../src/runtime';
+import { Store } from '../../src/store';
+import { Contract, type Exchange } from './contract';
+
+// Response bodies are whatever JSON the server sent; tests read them field by field.
+// biome-ignore lint/suspicious/noExplicitAny: the one place JSON enters the tests untyped
+export type Json = any;
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  body: Json;
+  text: string;
+}
+
+export interface CallOptions {
+  query?: Record<string, string | number | boolean>;
+  headers?: Record<string, string>;
+  /** The test sends something the document does not allow on purpose: skip the request check. */
+  invalid?: boolean;
+}
+
+export interface RawOptions extends CallOptions {
+  /** Sent as is; no Content-Type is added. */
+  body?: string | Uint8Array;
+}
+
+const contracts = new Map<string, Promise<Contract>>();
+
+/** A client bound to one base (`/v1` or `/__admin`) and, for /v1, one credential. */
+export class Client {
+  readonly #h: Harness;
+  readonly #base: '/v1' | '/__admin';
+  readonly #auth: Record<string, string>;
+
+  constructor(h: Harness, base: '/v1' | '/__admin', auth: Record<string, string> = {}) {
+    this.#h = h;
+    this.#base = base;
+    this.#auth = auth;
+  }
+
+  get = (path: string, opts?: CallOptions) => this.#json('GET', path, undefined, opts);
+  post = (path: string, body?: unknown, opts?: CallOptions) => this.#json('POST', path, body, opts);
+  patch = (path: string, body?: unknown, opts?: CallOptions) => this.#json('PATCH', path, body, opts);
+  delete = (path: string, opts?: CallOptions) => this.#json('DELETE', path, undefined, opts);
+
+  /** Any method, any bytes, any headers: for the malformed requests. */
+  raw(method: string, path: string, opts: RawOptions = {}): Promise<Reply> {
+    return this.#send(method, path, opts.body, opts.headers ?? {}, { ...opts, invalid: opts.invalid ?? true });
+  }
+
+  #json(method: string, path: string, body: unknown, opts: CallOptions = {}): Promise<Reply> {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    if (body !== undefined) {
+      headers['Content-Type'] ??= 'application/json';
+    }
+    return this.#send(method, path, body === undefined ? undefined : JSON.stringify(body), headers, opts);
+  }
+
+  async #send(
+    method: string,
+    path: string,
+    body: string | Uint8Array | undefined,
+    headers: Record<string, string>,
+    opts: CallOptions,
+  ): Promise<Reply> {
+    const query = new URLSearchParams();
+    for (const [k, v] of Object.entries(opts.query ?? {})) {
+      query.set(k, String(v));
+    }
+    const qs = query.toString();
+    const allHeaders = { ...this.#auth, ...headers };
+    const res = await this.#h.app.request(`${this.#base}${path}${qs ? `?${qs}` : ''}`, {
+      method,
+      headers: allHeaders,
+      ...(body === undefined ? {} : { body }),
+    });
+    const text = await res.text();
+    let parsed: Json = text;
+    try {
+      parsed = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      // not JSON; the contract check below will say so
+    }
+    const reply: Reply = { status: res.status, headers: res.headers, body: parsed, text };
+    await this.#h.checkContract(
+      this.#base,
+      {
+        method,
+        path,
+        query: Object.fromEntries(query),
+        requestHeaders: lower(allHeaders),
+        requestBody: typeof body === 'string' ? safeJson(body) : body,
+        status: res.status,
+        responseHeaders: lower(Object.fromEntries(res.headers)),
+        responseBody: parsed,
+      },
+      opts.invalid ?? false,
+    );
+    return reply;
+  }
+}
+
+const lower = (h: Record<string, string>) =>
+  Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export interface TestWorkspace {
+  id: string;
+  name: string;
+  keys: { write: { id: string; key: string }; read: { id: string; key: string } };
+  /** Full-access client (Authorization: Bearer). */
+  api: Client;
+  /** Read-only client. */
+  read: Client;
+}
+
+/** One app over a memory store; each test mints its own workspaces through /__admin. */
+export class Harness {
+  readonly services: Services;
+  readonly app: ReturnType<typeof createApp>;
+  readonly admin: Client;
+  readonly anonymous: Client;
+
+  constructor(config: Partial<Config> = {}, store: Store = Store.memory()) {
+    this.services = createServices(store, defaultConfig({ log: () => {}, ...config }));
+    this.app = createApp(this.services);
+    this.admin = new Client(this, '/__admin');
+    this.anonymous = new Client(this, '/v1');
+  }
+
+  as(key: string, header: 'bearer' | 'x-api-key' = 'bearer'): Client {
+    return new Client(
+      this,
+      '/v1',
+      header === 'bearer' ? { Authorization: `Bearer ${key}` } : { 'X-API-Key': key },
+    );
+  }
+
+  async workspace(body: Record<string, unknown> = {}): Promise<TestWorkspace> {
+    const res = await this.admin.post('/workspaces', body);
+    if (res.status !== 201) {
+      throw new Error(`creating a workspace answered ${res.status}: ${res.text}`);
+    }
+    const ws = res.body as Omit<TestWorkspace, 'api' | 'read'>;
+    return { ...ws, api: this.as(ws.keys.write.key), read: this.as(ws.keys.read.key) };
+  }
+
+  /** Fails the test on any violation of /v1/openapi.json or /__admin/openapi.json. */
+  async checkContract(base: string, ex: Exchange, invalid: boolean): Promise<void> {
+    let contract = contracts.get(base);
+    if (!contract) {
+      contract = Promise.resolve(this.app.request(`${base}/openapi.json`))
+        .then((r) => r.json())
+        .then((doc) => Contract.load(doc as object));
+      contracts.set(base, contract);
+    }
+    const problems = (await contract).check(ex, invalid);
+    if (problems.length > 0) {
+      throw new Error(problems.join('\n'));
+    }
+  }
+}
+
+export const harness = (config: Partial<Config> = {}) => new Harness(config);
