@@ -7,15 +7,15 @@ import { notFoundHandler } from './platform/http/not-found';
 import { requestId } from './platform/http/request-id';
 import { validationHook } from './platform/openapi/validation';
 import type { Services } from './runtime';
-import { v1App } from './v1';
+import { type V1Extension, v1App } from './v1';
 import { docsRoutes } from './web/docs';
 
 /** Assembles the server: middleware order, routers, one error handler. Nothing else. */
-export function createApp(services: Services): OpenAPIHono<AppEnv> {
+export function createApp(services: Services, extend?: V1Extension): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use('*', requestId());
   app.use('*', durability(services.store));
-  app.route('/v1', v1App(services));
+  app.route('/v1', v1App(services, extend));
   app.route('/__admin', adminApp(services));
   app.route('/', docsRoutes());
   app.notFound(notFoundHandler(app));

@@ -67,7 +67,7 @@ export function createServices(store: Store, config: Config, requestLogFile?: st
   };
   const services: Services = {
     ...runtime,
-    requestLog: new RequestLog(clock, scheduler, requestLogFile),
+    requestLog: new RequestLog(clock, scheduler, requestLogFile, config.log),
     idempotency: new Idempotency(runtime),
   };
   services.idempotency.start();

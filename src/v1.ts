@@ -15,8 +15,11 @@ import type { Services } from './runtime';
 
 const MAX_BODY = 25 * 1024 * 1024 + 64 * 1024; // spec, Limits: 25 MB files, plus multipart framing
 
+/** Adds routes to /v1 after the real ones (tests mount fixture resources this way). */
+export type V1Extension = (v1: OpenAPIHono<AppEnv>, services: Services) => void;
+
 /** The public API, `{base_url}`. Middleware order is DESIGN's: credential, plan, rate, idempotency. */
-export function v1App(services: Services): OpenAPIHono<AppEnv> {
+export function v1App(services: Services, extend?: V1Extension): OpenAPIHono<AppEnv> {
   const v1 = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   registerSecuritySchemes(v1);
   const document = documentFor(v1);
@@ -43,5 +46,6 @@ export function v1App(services: Services): OpenAPIHono<AppEnv> {
   v1.route('/', userRoutes());
   v1.route('/', pipelineRoutes());
   v1.route('/', estimateTemplateRoutes());
+  extend?.(v1, services);
   return v1;
 }

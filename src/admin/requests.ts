@@ -38,7 +38,7 @@ const list = createRoute({
       path: z.string().optional().openapi({ description: 'A prefix of the logged path' }),
       status: z
         .string()
-        .regex(/^([1-5]\d\d|[1-5]xx)$/i, 'must be a status such as 404 or a class such as 4xx')
+        .regex(/^([1-5]\d\d|[1-5][xX][xX])$/, 'must be a status such as 404 or a class such as 4xx')
         .optional(),
       limit: limitParam,
       cursor: z.string().optional(),

@@ -32,10 +32,9 @@ export function presentWorkspace(rt: Runtime, ws: Workspace): z.infer<typeof Adm
   };
 }
 
+/** In the order they were made (the store keeps insertion order, across restarts too). */
 export function listWorkspaces(rt: Runtime): Workspace[] {
-  return [...rt.store.global.values('workspaces')].sort((a, b) =>
-    a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0,
-  );
+  return [...rt.store.global.values('workspaces')];
 }
 
 export function getWorkspace(rt: Runtime, id: string): Workspace {

@@ -32,7 +32,6 @@ export async function main(argv: string[], hooks: Hooks = {}): Promise<void> {
       await app.request('/v1/openapi.json');
       hooks.onWarm?.();
     });
-  program.action(() => program.help({ error: true }));
   for (const command of program.commands) {
     command.exitOverride();
   }

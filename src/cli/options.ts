@@ -8,9 +8,10 @@ export function parsePort(text: string): number {
   return n;
 }
 
-export function parseRateLimit(text: string): number | null {
+// commander turns a parser's null into '', so "off" stays a string until serve maps it.
+export function parseRateLimit(text: string): number | 'off' {
   if (text === 'off') {
-    return null;
+    return 'off';
   }
   const n = Number(text);
   if (!/^\d+$/.test(text) || n < 1) {

@@ -13,7 +13,7 @@ interface ServeFlags {
   data: string;
   seed: boolean;
   allowLocalTargets: boolean;
-  rateLimit: number | null;
+  rateLimit: number | 'off';
 }
 
 export function serveCommand(program: Command, onReady: () => void): void {
@@ -50,7 +50,7 @@ async function serve(flags: ServeFlags, onReady: () => void): Promise<void> {
       data: flags.data,
       seed: flags.seed,
       config: defaultConfig({
-        rateLimit: flags.rateLimit,
+        rateLimit: flags.rateLimit === 'off' ? null : flags.rateLimit,
         allowLocalTargets: flags.allowLocalTargets,
       }),
     });

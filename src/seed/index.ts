@@ -1,4 +1,5 @@
-import { rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { mintApiKey } from '../platform/auth';
 import type { StoreMeta } from '../runtime';
 import { Store, type Tx } from '../store';
@@ -80,6 +81,7 @@ export async function seedDataFile(
   path: string,
   opts: { seed: number; profile: Profile },
 ): Promise<SeededWorkspace[]> {
+  await mkdir(dirname(path), { recursive: true });
   acquireLock(path)(); // refuses while a server holds the file
   for (const suffix of ['', '.journal', '.requests.jsonl']) {
     await rm(`${path}${suffix}`, { force: true });

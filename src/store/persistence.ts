@@ -27,6 +27,7 @@ export class Persistence {
   readonly #view: () => DataFile;
   #queue: JournalTx[] = [];
   #waiters: Waiter[] = [];
+  #compactions: { resolve: () => void; reject: (err: Error) => void }[] = [];
   #durableSeq: number;
   #loop: Promise<void> | undefined;
   #failure: Error | undefined;
@@ -90,10 +91,19 @@ export class Persistence {
     return new Promise((resolve, reject) => this.#waiters.push({ seq, resolve, reject }));
   }
 
-  /** Writes a snapshot of everything applied so far and empties the journal. */
-  async compact(): Promise<void> {
-    await this.#loop;
-    await this.#compactNow();
+  /**
+   * Writes a snapshot of everything applied so far and empties the journal. It runs inside the
+   * commit loop, never beside it: a group appended while the snapshot is written would be
+   * acknowledged and then cut away with the journal.
+   */
+  compact(): Promise<void> {
+    if (this.#failure) {
+      return Promise.reject(this.#failure);
+    }
+    return new Promise((resolve, reject) => {
+      this.#compactions.push({ resolve, reject });
+      this.#kick();
+    });
   }
 
   async close(): Promise<void> {
@@ -109,7 +119,7 @@ export class Persistence {
         .then(() => this.#drain())
         .finally(() => {
           this.#loop = undefined;
-          if (this.#queue.length > 0 && !this.#failure) {
+          if ((this.#queue.length > 0 || this.#compactions.length > 0) && !this.#failure) {
             this.#kick();
           }
         });
@@ -118,13 +128,20 @@ export class Persistence {
 
   async #drain(): Promise<void> {
     try {
-      while (this.#queue.length > 0) {
-        const group = this.#queue;
-        this.#queue = [];
-        await this.#journal.append(encodeGroup(group));
-        this.#markDurable(group.at(-1)?.seq ?? this.#durableSeq);
-        if (this.#journal.bytes > Math.max(MIN_COMPACT_BYTES, this.#file.bytes)) {
+      while (this.#queue.length > 0 || this.#compactions.length > 0) {
+        if (this.#queue.length > 0) {
+          const group = this.#queue;
+          this.#queue = [];
+          await this.#journal.append(encodeGroup(group));
+          this.#markDurable(group.at(-1)?.seq ?? this.#durableSeq);
+        }
+        const asked = this.#compactions;
+        if (asked.length > 0 || this.#journal.bytes > Math.max(MIN_COMPACT_BYTES, this.#file.bytes)) {
+          this.#compactions = [];
           await this.#compactNow();
+          for (const waiter of asked) {
+            waiter.resolve();
+          }
         }
       }
     } catch (err) {
@@ -156,10 +173,11 @@ export class Persistence {
 
   #fail(err: Error): void {
     this.#failure = new Error(`writing ${this.dataPath} failed: ${err.message}`);
-    for (const waiter of this.#waiters) {
+    for (const waiter of [...this.#waiters, ...this.#compactions]) {
       waiter.reject(this.#failure);
     }
     this.#waiters = [];
+    this.#compactions = [];
   }
 }
 

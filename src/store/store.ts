@@ -54,6 +54,7 @@ export class Store {
   #seq = 0;
   #tx: Tx | undefined;
   #persistence: Persistence | undefined;
+  #closed = false;
 
   /** A store that lives only in memory (tests, throw-away servers). */
   static memory(): Store {
@@ -96,6 +97,10 @@ export class Store {
   transaction<T>(fn: (tx: Tx) => T): T {
     if (this.#tx) {
       return fn(this.#tx);
+    }
+    if (this.#closed) {
+      // Accepting it would acknowledge a write that the final snapshot does not hold.
+      throw new Error('the store is closed');
     }
     const tx = new Tx({
       read: (scope, coll, id) => this.#collection(scope, coll)?.byId.get(id),
@@ -142,9 +147,8 @@ export class Store {
 
   /** Flushes, writes a final snapshot and releases the data file. */
   async close(): Promise<void> {
-    const persistence = this.#persistence;
-    this.#persistence = undefined;
-    await persistence?.close();
+    this.#closed = true;
+    await this.#persistence?.close();
   }
 
   read(scope: Scope, coll: string, id: string): Rec | undefined {

@@ -57,7 +57,9 @@ export class Contract {
     if (matched._tag === 'Left') {
       // No operation for this method and path: only an error envelope may answer (404, 405).
       const parsed = ErrorSchema.safeParse(ex.responseBody);
-      const problems = parsed.success ? [] : [`unrouted answer is not an error envelope: ${parsed.error.message}`];
+      const problems = parsed.success
+        ? []
+        : [`unrouted answer is not an error envelope: ${parsed.error.message}`];
       if (![404, 405, 401, 413, 429].includes(ex.status)) {
         problems.push(`unrouted ${ex.method} ${ex.path} answered ${ex.status}`);
       }
@@ -66,9 +68,14 @@ export class Contract {
     const operation = matched.right;
     const problems: string[] = [];
     if (!deliberatelyInvalid) {
-      const req = validateInput({ resource: operation, element: input }) as Either<Diagnostic[], unknown>;
+      const req = validateInput({ resource: operation, element: input }) as Either<
+        Diagnostic[],
+        unknown
+      >;
       if (req._tag === 'Left') {
-        problems.push(`request ${ex.method} ${ex.path} violates the document: ${describe(req.left)}`);
+        problems.push(
+          `request ${ex.method} ${ex.path} violates the document: ${describe(req.left)}`,
+        );
       }
     }
     const res = validateOutput({

@@ -11,7 +11,7 @@ function compile(app: Hono<AppEnv>): Pattern[] {
     .map((route) => ({
       method: route.method,
       regex: new RegExp(
-        `^${route.path.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\/:[^/]+/g, '/[^/]+')}/?$`,
+        `^${route.path.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\/:[^/]+/g, '/[^/]+')}$`,
       ),
     }));
 }

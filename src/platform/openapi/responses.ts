@@ -56,7 +56,12 @@ export const baseErrors = [
   'server_error',
 ] as const;
 /** Every write adds these. */
-export const writeErrors = ['invalid_request', 'forbidden', 'conflict'] as const;
+export const writeErrors = [
+  'invalid_request',
+  'forbidden',
+  'conflict',
+  'payload_too_large',
+] as const;
 
 export const jsonResponse = <T extends z.ZodType>(schema: T, description: string) => ({
   description,

@@ -49,12 +49,28 @@ export class RequestLog {
   #writing: Promise<void> = Promise.resolve();
   #loaded: Promise<void> | undefined;
   #seq = 0;
+  #warned = false;
+  readonly #log: (line: string) => void;
 
-  constructor(clock: Clock, scheduler: Scheduler, file?: string) {
+  constructor(
+    clock: Clock,
+    scheduler: Scheduler,
+    file?: string,
+    log: (line: string) => void = () => {},
+  ) {
     this.#clock = clock;
     this.#scheduler = scheduler;
     this.#file = file;
+    this.#log = log;
   }
+
+  // A log that cannot be written must not fail requests; it says so once.
+  readonly #failed = (err: unknown): void => {
+    if (!this.#warned) {
+      this.#warned = true;
+      this.#log(`svc: cannot write the request log ${this.#file}: ${(err as Error).message}`);
+    }
+  };
 
   /** Reads the file in the background; queries wait for it, requests never do. */
   load(): Promise<void> {
@@ -149,7 +165,7 @@ export class RequestLog {
     }
     const text = `${this.#pendingLines.join('\n')}\n`;
     this.#pendingLines = [];
-    this.#writing = this.#writing.then(() => appendFile(file, text)).catch(() => {});
+    this.#writing = this.#writing.then(() => appendFile(file, text)).catch(this.#failed);
   }
 
   /** Replaces the file with what is kept, dropping expired lines and this run's duplicates. */
@@ -165,7 +181,7 @@ export class RequestLog {
         await writeFile(`${file}.tmp`, text);
         await rename(`${file}.tmp`, file);
       })
-      .catch(() => {});
+      .catch(this.#failed);
     await this.#writing;
   }
 

@@ -1,0 +1,62 @@
+import { readFileSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { afterEach, describe, expect, test } from 'vitest';
+import { cleanup, runSvc, tempDir } from '../support/spawn';
+
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
+
+afterEach(cleanup);
+
+describe('help and version', () => {
+  test('svc --help exits 0 and lists serve and seed', async () => {
+    const run = await runSvc(['--help']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^\s+serve\b/m);
+    expect(run.stdout).toMatch(/^\s+seed\b/m);
+    expect(run.stderr).toBe('');
+  });
+
+  test('svc --version prints the version of package.json', async () => {
+    const run = await runSvc(['--version']);
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).toBe(pkg.version);
+  });
+
+  test('svc serve --help lists every flag of the fixed contract', async () => {
+    const run = await runSvc(['serve', '--help']);
+    expect(run.code).toBe(0);
+    for (const flag of [
+      '--port',
+      '--host',
+      '--data',
+      '--no-seed',
+      '--allow-local-targets',
+      '--rate-limit',
+    ]) {
+      expect(run.stdout).toMatch(new RegExp(`^\\s+${flag}\\b`, 'm'));
+    }
+  });
+});
+
+describe('usage errors', () => {
+  test.each([
+    ['an unknown flag', ['--bogus']],
+    ['an unknown serve flag', ['serve', '--bogus']],
+    ['serve --port abc', ['serve', '--port', 'abc']],
+    ['serve --port 70000', ['serve', '--port', '70000']],
+    ['serve --rate-limit 0', ['serve', '--rate-limit', '0']],
+    ['seed --profile bogus', ['seed', '--profile', 'bogus']],
+    ['seed --seed x', ['seed', '--seed', 'x']],
+    ['an unknown command', ['frobnicate']],
+  ])('%s exits 2 with exactly one line on stderr', async (_what, args) => {
+    // run in an empty directory: a usage error must not touch any data file
+    const cwd = await tempDir();
+    const run = await runSvc(args, { cwd });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^[^\n]+\n$/);
+    expect(run.stdout).toBe('');
+    expect(await readdir(cwd)).toEqual([]);
+  });
+});

@@ -1,0 +1,64 @@
+import { describe, expect, test } from 'vitest';
+import { harness } from '../support/harness';
+
+describe('GET /v1/openapi.json', () => {
+  test('is public, revision 2.1.0, with both security schemes applied', async () => {
+    const h = harness();
+    const res = await h.app.request('/v1/openapi.json');
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as Record<string, never>;
+    expect(doc).toMatchObject({
+      openapi: '3.0.3',
+      info: { version: '2.1.0' },
+      servers: [{ url: 'http://localhost/v1' }],
+      security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer' },
+          apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        },
+      },
+    });
+  });
+
+  test('documents every /v1 route the server answers, with the error envelope', async () => {
+    const h = harness();
+    const doc = (await (await h.app.request('/v1/openapi.json')).json()) as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+      components: { schemas: Record<string, unknown> };
+    };
+    const served = h.app.routes
+      .filter(
+        (r) => r.method !== 'ALL' && r.path.startsWith('/v1/') && r.path !== '/v1/openapi.json',
+      )
+      .map((r) => `${r.method.toLowerCase()} ${r.path.slice(3).replace(/:(\w+)/g, '{$1}')}`);
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((method) => `${method} ${path}`),
+    );
+    expect(new Set(documented)).toEqual(new Set(served));
+    for (const ops of Object.values(doc.paths)) {
+      for (const op of Object.values(ops)) {
+        expect(Object.keys(op.responses)).toEqual(
+          expect.arrayContaining(['401', '402', '429', '500']),
+        );
+      }
+    }
+    expect(doc.components.schemas).toHaveProperty('Error');
+  });
+
+  test('the control API documents itself too', async () => {
+    const h = harness();
+    const res = await h.app.request('/__admin/openapi.json');
+    const doc = (await res.json()) as { paths: Record<string, unknown> };
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/workspaces',
+        '/workspaces/{id}',
+        '/workspaces/{id}/keys',
+        '/keys/{id}',
+        '/clock',
+        '/requests',
+      ]),
+    );
+  });
+});
