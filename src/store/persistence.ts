@@ -136,7 +136,10 @@ export class Persistence {
           this.#markDurable(group.at(-1)?.seq ?? this.#durableSeq);
         }
         const asked = this.#compactions;
-        if (asked.length > 0 || this.#journal.bytes > Math.max(MIN_COMPACT_BYTES, this.#file.bytes)) {
+        if (
+          asked.length > 0 ||
+          this.#journal.bytes > Math.max(MIN_COMPACT_BYTES, this.#file.bytes)
+        ) {
           this.#compactions = [];
           await this.#compactNow();
           for (const waiter of asked) {

@@ -151,3 +151,21 @@ describe('Idempotency-Key', () => {
     }
   });
 });
+
+describe('Idempotency-Key replays of errors', () => {
+  test('a replayed error carries the request_id of the replay, equal to its X-Request-Id', async () => {
+    const h = harness({ rateLimit: null }, { extend: widgetRoutes });
+    const ws = await h.workspace();
+    const path = '/widgets/7b0c5b2e-5d2a-4b43-9d59-6a1f0b7f5a11';
+    const first = await ws.api.delete(path, { headers: { 'Idempotency-Key': 'gone' } });
+    const again = await ws.api.delete(path, { headers: { 'Idempotency-Key': 'gone' } });
+    expect(again.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(again.status).toBe(first.status);
+    expect(again.body.error.request_id).toBe(again.headers.get('X-Request-Id'));
+    expect(again.body.error.request_id).not.toBe(first.body.error.request_id);
+    expect({ ...again.body.error, request_id: null }).toEqual({
+      ...first.body.error,
+      request_id: null,
+    });
+  });
+});

@@ -146,3 +146,12 @@ describe('the request log', () => {
     }
   });
 });
+
+describe('the request log cursor', () => {
+  test('a cursor the log did not issue is 400 naming cursor', async () => {
+    const h = harness();
+    const res = await h.admin.get('/requests', { query: { cursor: 'abc' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'invalid_request', field: 'cursor' });
+  });
+});

@@ -77,7 +77,7 @@ export class Idempotency {
             'Idempotency-Key',
           );
         }
-        return new Response(earlier.body, {
+        return new Response(replayBody(earlier, c.get('requestId')), {
           status: earlier.status,
           headers: { 'Content-Type': 'application/json', 'Idempotent-Replayed': 'true' },
         });
@@ -136,6 +136,19 @@ export class Idempotency {
     });
     this.#schedulePurge();
   }
+}
+
+// spec, Errors: an error's request_id equals the X-Request-Id header. A replay is a request of
+// its own with its own id, so a replayed error names it; the rest of the body is the first one.
+function replayBody(earlier: IdempotencyRecord, requestId: string): string {
+  if (earlier.status < 400) {
+    return earlier.body;
+  }
+  const body = JSON.parse(earlier.body) as { error?: { request_id?: string } };
+  if (body.error) {
+    body.error.request_id = requestId;
+  }
+  return JSON.stringify(body);
 }
 
 function sortedQuery(url: URL): string {

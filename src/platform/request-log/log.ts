@@ -1,5 +1,6 @@
 import { appendFile, readFile, rename, writeFile } from 'node:fs/promises';
 import type { Clock, Scheduler } from '../clock';
+import { ApiError } from '../errors';
 
 export interface LoggedRequest {
   id: string;
@@ -101,6 +102,9 @@ export class RequestLog {
     before?: string,
   ): Promise<{ data: LoggedRequest[]; hasMore: boolean }> {
     await this.load();
+    if (before !== undefined && !/^rq_\d{10}$/.test(before)) {
+      throw new ApiError('invalid_request', 'cursor was not issued by this request log', 'cursor');
+    }
     const data: LoggedRequest[] = [];
     for (let i = this.#entries.length - 1; i >= 0; i--) {
       const entry = this.#entries[i] as LoggedRequest;
