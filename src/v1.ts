@@ -23,9 +23,9 @@ export function v1App(services: Services, extend?: V1Extension): OpenAPIHono<App
   const v1 = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   registerSecuritySchemes(v1);
   const document = documentFor(v1);
+  v1.use('*', rateLimitHeaders(services));
   v1.get('/openapi.json', (c) => c.json(document(new URL(c.req.url).origin)));
 
-  v1.use('*', rateLimitHeaders(services));
   // Before anything reads the body, so that everything after it reads it through the limit.
   v1.use(
     '*',

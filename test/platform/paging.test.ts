@@ -26,6 +26,22 @@ async function addWidgets(
 
 const names = (body: { data: { name: string }[] }) => body.data.map((w) => w.name);
 
+/** Ids of every widget, following next_cursor from `cursor` to the end; checks each page's flags. */
+async function pageToEnd(
+  ws: TestWorkspace,
+  limit: number,
+  cursor: string | null = null,
+): Promise<string[]> {
+  const seen: string[] = [];
+  do {
+    const page = await ws.api.get('/widgets', { query: cursor ? { limit, cursor } : { limit } });
+    seen.push(...page.body.data.map((w: { id: string }) => w.id));
+    expect(page.body.has_more).toBe(page.body.next_cursor !== null);
+    cursor = page.body.next_cursor;
+  } while (cursor);
+  return seen;
+}
+
 describe('limit', () => {
   test.each([
     [undefined, 50],
@@ -55,17 +71,7 @@ describe('cursors', () => {
   test('pages run newest first until next_cursor is null, with no record twice or missed', async () => {
     const { h, ws } = await setup();
     const ids = await addWidgets(h, ws, 7, 1);
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const page = await ws.api.get('/widgets', {
-        query: cursor ? { limit: 3, cursor } : { limit: 3 },
-      });
-      seen.push(...page.body.data.map((w: { id: string }) => w.id));
-      expect(page.body.has_more).toBe(page.body.next_cursor !== null);
-      cursor = page.body.next_cursor;
-    } while (cursor);
-    expect(seen).toEqual([...ids].reverse());
+    expect(await pageToEnd(ws, 3)).toEqual([...ids].reverse());
   });
 
   test('records added while a client pages are neither skipped nor repeated', async () => {
@@ -74,12 +80,7 @@ describe('cursors', () => {
     const first = await ws.api.get('/widgets', { query: { limit: 4 } });
     await addWidgets(h, ws, 5, 1); // newer: they belong before the cursor
     const seen = first.body.data.map((w: { id: string }) => w.id);
-    let cursor = first.body.next_cursor;
-    while (cursor) {
-      const page = await ws.api.get('/widgets', { query: { limit: 4, cursor } });
-      seen.push(...page.body.data.map((w: { id: string }) => w.id));
-      cursor = page.body.next_cursor;
-    }
+    seen.push(...(await pageToEnd(ws, 4, first.body.next_cursor)));
     expect(seen).toEqual([...before].reverse());
   });
 
@@ -100,16 +101,7 @@ describe('cursors', () => {
         });
       }
     });
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const page = await ws.api.get('/widgets', {
-        query: cursor ? { limit: 2, cursor } : { limit: 2 },
-      });
-      seen.push(...page.body.data.map((w: { id: string }) => w.id));
-      cursor = page.body.next_cursor;
-    } while (cursor);
-    expect(seen).toEqual([...ids].sort().reverse());
+    expect(await pageToEnd(ws, 2)).toEqual([...ids].sort().reverse());
   });
 
   test('an altered cursor is 400 with field cursor', async () => {

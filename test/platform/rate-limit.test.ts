@@ -43,6 +43,13 @@ describe('rate limits', () => {
     }
   });
 
+  test('the public OpenAPI document carries them too', async () => {
+    const { h } = await setup();
+    const res = await h.app.request('/v1/openapi.json');
+    expect(res.headers.get('X-RateLimit-Limit')).toBe('5');
+    expect(res.headers.get('X-RateLimit-Reset')).not.toBeNull();
+  });
+
   test('remaining counts down per key, and another key has its own window', async () => {
     const { h, ws } = await setup();
     expect(figures(await ws.api.get('/ping')).remaining).toBe('4');
