@@ -1,5 +1,7 @@
-import { type FileHandle, open, readFile } from 'node:fs/promises';
+import { type FileHandle, open, readFile, rename } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { crc32 } from 'node:zlib';
+import { syncDirectory } from './fsync';
 import { type Op, StoreFileError } from './types';
 
 // The journal makes a write cost O(that write): each group commit appends one line holding one
@@ -35,6 +37,12 @@ function decodeLine(line: string): JournalTx[] | undefined {
   }
 }
 
+export interface JournalRead {
+  txs: JournalTx[];
+  goodBytes: number;
+  totalBytes: number;
+}
+
 export class Journal {
   readonly path: string;
   #handle: FileHandle;
@@ -47,27 +55,38 @@ export class Journal {
   }
 
   /** Opens (creating) the journal and returns the transactions it holds. */
-  static async open(path: string): Promise<{ journal: Journal; txs: JournalTx[] }> {
-    let text = '';
-    try {
-      text = await readFile(path, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
-        throw new StoreFileError(`cannot read journal ${path}: ${(err as Error).message}`);
-      }
-    }
-    const { txs, goodBytes } = parse(path, text);
+  /** Reads a journal without creating or changing anything; null when there is none. */
+  static async read(path: string): Promise<JournalRead | null> {
+    const text = await readJournal(path);
+    return text === null ? null : { ...parse(path, text), totalBytes: Buffer.byteLength(text) };
+  }
+
+  /** Opens (creating) the journal for appending, after `read` found it sound. */
+  static async open(path: string, read: JournalRead | null): Promise<Journal> {
+    const goodBytes = read?.goodBytes ?? 0;
     const handle = await open(path, 'a+');
-    if (goodBytes < Buffer.byteLength(text)) {
+    if (read && goodBytes < read.totalBytes) {
       // The torn tail of an interrupted append: never acknowledged, safe to cut.
       await handle.truncate(goodBytes);
       await handle.datasync();
     }
-    return { journal: new Journal(path, handle, goodBytes), txs };
+    return new Journal(path, handle, goodBytes);
   }
 
   get bytes(): number {
     return this.#bytes;
+  }
+
+  /**
+   * Sets this journal aside as `aside` and starts an empty one: writes go on into the new file
+   * while a snapshot is written from a view taken at this point.
+   */
+  async rotate(aside: string): Promise<void> {
+    await this.#handle.close();
+    await rename(this.path, aside);
+    this.#handle = await open(this.path, 'a+');
+    await syncDirectory(dirname(this.path));
+    this.#bytes = 0;
   }
 
   async append(line: string): Promise<void> {
@@ -77,14 +96,20 @@ export class Journal {
     this.#bytes += buf.length;
   }
 
-  async truncate(): Promise<void> {
-    await this.#handle.truncate(0);
-    await this.#handle.datasync();
-    this.#bytes = 0;
-  }
-
   async close(): Promise<void> {
     await this.#handle.close();
+  }
+}
+
+async function readJournal(path: string): Promise<string | null> {
+  try {
+    // Decoding the whole buffer at once is far quicker than readFile's streamed 'utf8'.
+    return (await readFile(path)).toString('utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+      return null;
+    }
+    throw new StoreFileError(`cannot read journal ${path}: ${(err as Error).message}`);
   }
 }
 

@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Low } from 'lowdb';
 import { encodeGroup, Journal, type JournalTx } from './journal';
@@ -16,8 +16,12 @@ interface Waiter {
 
 // Group commit: transactions apply in memory at once and queue their ops here; one loop writes
 // everything queued as one journal line and fdatasyncs, then releases every waiter it covered.
-// When the journal outgrows the last snapshot, the loop writes a fresh snapshot and empties the
-// journal; tying the threshold to the snapshot's size keeps the amortised cost of a write O(1).
+//
+// Compaction: when the journal outgrows the last snapshot (tying the threshold to the snapshot's
+// size keeps the amortised cost of a write O(1)), the loop takes a view of the data, sets the
+// journal aside as `<journal>.prev` and goes on appending to a fresh one, while the snapshot is
+// written in the background. Writes are never held up by a snapshot. `.prev` is deleted once the
+// snapshot is on disk; a start that finds it replays it before the journal.
 export class Persistence {
   readonly dataPath: string;
   readonly #db: Low<DataFile>;
@@ -28,6 +32,7 @@ export class Persistence {
   #queue: JournalTx[] = [];
   #waiters: Waiter[] = [];
   #compactions: { resolve: () => void; reject: (err: Error) => void }[] = [];
+  #snapshotting: Promise<void> | undefined;
   #durableSeq: number;
   #loop: Promise<void> | undefined;
   #failure: Error | undefined;
@@ -49,22 +54,37 @@ export class Persistence {
     this.#durableSeq = durableSeq;
   }
 
-  /** Locks and reads the data file and its journal; `view` later yields the data to snapshot. */
+  /**
+   * Locks and reads the data file and its journals; `view` later yields the data to snapshot.
+   * `recovered` says a compaction was interrupted: the caller should compact once it has replayed.
+   */
   static async open(
     dataPath: string,
     view: () => DataFile,
-  ): Promise<{ persistence: Persistence; data: DataFile | null; txs: JournalTx[] }> {
+  ): Promise<{
+    persistence: Persistence;
+    data: DataFile | null;
+    txs: JournalTx[];
+    recovered: boolean;
+  }> {
     await mkdir(dirname(dataPath), { recursive: true });
     const release = acquireLock(dataPath);
     try {
       const file = new DurableJsonFile(dataPath);
-      const data = await file.read();
-      const { journal, txs } = await Journal.open(`${dataPath}.journal`);
+      // All three at once, creating nothing: the journals' reads wait on the disk while the
+      // snapshot is parsed, and a file found unreadable leaves the directory as it was.
+      const [data, aside, current] = await Promise.all([
+        file.read(),
+        Journal.read(asidePath(dataPath)),
+        Journal.read(journalPath(dataPath)),
+      ]);
+      const journal = await Journal.open(journalPath(dataPath), current);
+      const txs = [...(aside?.txs ?? []), ...(current?.txs ?? [])];
       const seq = data?.seq ?? 0;
       const pending = txs.filter((tx) => tx.seq > seq);
       const lastSeq = pending.at(-1)?.seq ?? seq;
       const persistence = new Persistence(dataPath, file, journal, release, view, lastSeq);
-      return { persistence, data, txs: pending };
+      return { persistence, data, txs: pending, recovered: aside !== null };
     } catch (err) {
       release();
       throw err;
@@ -91,11 +111,7 @@ export class Persistence {
     return new Promise((resolve, reject) => this.#waiters.push({ seq, resolve, reject }));
   }
 
-  /**
-   * Writes a snapshot of everything applied so far and empties the journal. It runs inside the
-   * commit loop, never beside it: a group appended while the snapshot is written would be
-   * acknowledged and then cut away with the journal.
-   */
+  /** Resolves once a snapshot holding everything applied before this call is on disk. */
   compact(): Promise<void> {
     if (this.#failure) {
       return Promise.reject(this.#failure);
@@ -106,8 +122,13 @@ export class Persistence {
     });
   }
 
+  /** Flushes and, unless the snapshot already holds everything, writes a final one. */
   async close(): Promise<void> {
-    await this.compact();
+    await this.#loop;
+    await this.#snapshotting;
+    if (this.#journal.bytes > 0 || this.#queue.length > 0) {
+      await this.compact();
+    }
     await this.#journal.close();
     this.#release();
   }
@@ -119,7 +140,8 @@ export class Persistence {
         .then(() => this.#drain())
         .finally(() => {
           this.#loop = undefined;
-          if ((this.#queue.length > 0 || this.#compactions.length > 0) && !this.#failure) {
+          // Work may have arrived after the loop's last check and before this.
+          if ((this.#queue.length > 0 || this.#wantsSnapshot()) && !this.#failure) {
             this.#kick();
           }
         });
@@ -128,23 +150,15 @@ export class Persistence {
 
   async #drain(): Promise<void> {
     try {
-      while (this.#queue.length > 0 || this.#compactions.length > 0) {
+      while (this.#queue.length > 0 || this.#wantsSnapshot()) {
         if (this.#queue.length > 0) {
           const group = this.#queue;
           this.#queue = [];
           await this.#journal.append(encodeGroup(group));
           this.#markDurable(group.at(-1)?.seq ?? this.#durableSeq);
         }
-        const asked = this.#compactions;
-        if (
-          asked.length > 0 ||
-          this.#journal.bytes > Math.max(MIN_COMPACT_BYTES, this.#file.bytes)
-        ) {
-          this.#compactions = [];
-          await this.#compactNow();
-          for (const waiter of asked) {
-            waiter.resolve();
-          }
+        if (this.#wantsSnapshot()) {
+          await this.#startSnapshot();
         }
       }
     } catch (err) {
@@ -152,13 +166,38 @@ export class Persistence {
     }
   }
 
-  async #compactNow(): Promise<void> {
+  #wantsSnapshot(): boolean {
+    const asked = this.#compactions.length > 0;
+    const outgrown = this.#journal.bytes > Math.max(MIN_COMPACT_BYTES, this.#file.bytes);
+    return this.#snapshotting === undefined && (asked || outgrown);
+  }
+
+  /** Inside the loop: take the view and set the journal aside; the writing goes on beside. */
+  async #startSnapshot(): Promise<void> {
+    const asked = this.#compactions;
+    this.#compactions = [];
     const view = this.#view();
+    await this.#journal.rotate(asidePath(this.dataPath));
+    this.#snapshotting = this.#writeSnapshot(view).then(
+      () => {
+        for (const waiter of asked) {
+          waiter.resolve();
+        }
+      },
+      (err: Error) => this.#fail(err),
+    );
+    void this.#snapshotting.finally(() => {
+      this.#snapshotting = undefined;
+      if (this.#compactions.length > 0 && !this.#failure) {
+        this.#kick();
+      }
+    });
+  }
+
+  async #writeSnapshot(view: DataFile): Promise<void> {
     this.#db.data = view;
     await this.#db.write();
-    await this.#journal.truncate();
-    this.#queue = this.#queue.filter((tx) => tx.seq > view.seq);
-    this.#markDurable(view.seq);
+    await rm(asidePath(this.dataPath), { force: true });
   }
 
   #markDurable(seq: number): void {
@@ -175,7 +214,7 @@ export class Persistence {
   }
 
   #fail(err: Error): void {
-    this.#failure = new Error(`writing ${this.dataPath} failed: ${err.message}`);
+    this.#failure ??= new Error(`writing ${this.dataPath} failed: ${err.message}`);
     for (const waiter of [...this.#waiters, ...this.#compactions]) {
       waiter.reject(this.#failure);
     }
@@ -183,6 +222,9 @@ export class Persistence {
     this.#compactions = [];
   }
 }
+
+export const journalPath = (dataPath: string) => `${dataPath}.journal`;
+const asidePath = (dataPath: string) => `${dataPath}.journal.prev`;
 
 export function emptyData(): DataFile {
   return { format: 'svc-data', version: 1, seq: 0, global: {}, workspaces: {} };

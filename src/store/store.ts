@@ -5,11 +5,21 @@ import { Tx, type TxScope } from './tx';
 import { type Change, type DataFile, GLOBAL, type Op, type Rec, type Scope } from './types';
 
 class Collection {
-  readonly byId: Map<string, Rec>;
+  #byId: Map<string, Rec> | undefined;
+  #loaded: Record<string, Rec> | undefined;
   #order: OrderIndex | undefined;
 
-  constructor(records: Iterable<[string, Rec]> = []) {
-    this.byId = new Map(records);
+  /** `loaded`: the records as the data file holds them, turned into a Map on first use. */
+  constructor(loaded?: Record<string, Rec>) {
+    this.#loaded = loaded;
+  }
+
+  get byId(): Map<string, Rec> {
+    if (this.#byId === undefined) {
+      this.#byId = new Map(this.#loaded ? Object.entries(this.#loaded) : []);
+      this.#loaded = undefined;
+    }
+    return this.#byId;
   }
 
   /** Built on first use: a start-up never pays for indexes nobody has asked for. */
@@ -64,7 +74,9 @@ export class Store {
   /** Opens the data file (with its journal), replaying whatever the journal holds beyond it. */
   static async open(dataPath: string): Promise<{ store: Store; created: boolean }> {
     const store = new Store();
-    const { persistence, data, txs } = await Persistence.open(dataPath, () => store.#view());
+    const { persistence, data, txs, recovered } = await Persistence.open(dataPath, () =>
+      store.#view(),
+    );
     if (data) {
       store.#load(data);
     }
@@ -73,6 +85,9 @@ export class Store {
       store.#seq = tx.seq;
     }
     store.#persistence = persistence;
+    if (recovered) {
+      await store.compact(); // a compaction was cut short: finish it before serving
+    }
     return { store, created: data === null && txs.length === 0 };
   }
 
@@ -211,7 +226,7 @@ export class Store {
     const loadScope = (scope: Scope, colls: Record<string, Record<string, Rec>>) => {
       const map = new Map<string, Collection>();
       for (const [name, records] of Object.entries(colls)) {
-        map.set(name, new Collection(Object.entries(records)));
+        map.set(name, new Collection(records));
       }
       this.#scopes.set(scope, map);
     };

@@ -1,41 +1,10 @@
 import { existsSync } from 'node:fs';
-import { copyFile, readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { type Rec, ScopedStore, Store, StoreFileError } from '../../src/store';
+import { ScopedStore, Store, StoreFileError } from '../../src/store';
 import { cleanup, tempDir } from '../support/spawn';
-
-type Thing = Rec & { created_at: string; n: number };
-interface Things {
-  things: Thing;
-}
-
-const WS = 'ws_durable';
-const thing = (id: string, n = 1): Thing => ({ id, created_at: '2026-01-01T00:00:00.000Z', n });
-const put = (store: Store, ...recs: Thing[]) =>
-  store.transaction((tx) => {
-    for (const rec of recs) {
-      tx.scope<Things>(WS).put('things', rec);
-    }
-  });
-const ids = (store: Store) =>
-  [...new ScopedStore<Things>(store, WS).values('things')].map((r) => r.id).sort();
-
-/** The files as a crash would leave them: copied while the store is still open. */
-async function crashCopy(path: string): Promise<string> {
-  const copy = join(await tempDir(), 'data.json');
-  if (existsSync(path)) {
-    await copyFile(path, copy);
-  }
-  await copyFile(`${path}.journal`, `${copy}.journal`);
-  return copy;
-}
-
-async function openPath(): Promise<{ path: string; store: Store }> {
-  const path = join(await tempDir(), 'data.json');
-  const { store } = await Store.open(path);
-  return { path, store };
-}
+import { crashCopy, ids, openPath, put, type Things, thing, WS } from './files';
 
 afterEach(cleanup);
 

@@ -1,0 +1,102 @@
+import { existsSync } from 'node:fs';
+import { copyFile, rename, stat } from 'node:fs/promises';
+import { afterEach, describe, expect, test } from 'vitest';
+import { Store } from '../../src/store';
+import { cleanup } from '../support/spawn';
+import { crashCopy, ids, openPath, put, thing } from './files';
+
+afterEach(cleanup);
+
+const pad = 'p'.repeat(2000);
+
+/** A store big enough that writing its snapshot takes a while. */
+async function bigStore() {
+  const opened = await openPath();
+  for (let batch = 0; batch < 10; batch++) {
+    put(
+      opened.store,
+      ...Array.from({ length: 1000 }, (_, i) => thing(`big-${batch}-${i}`, i, pad)),
+    );
+  }
+  await opened.store.sync();
+  return opened;
+}
+
+describe('compaction', () => {
+  test('writes are acknowledged while a snapshot is being written, not held up by it', async () => {
+    const { path, store } = await bigStore();
+    let snapshotDone = false;
+    const compacting = store.compact().then(() => {
+      snapshotDone = true;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    put(store, thing('during'));
+    await store.sync();
+    expect(snapshotDone).toBe(false);
+    const copy = await crashCopy(path); // a crash now: the snapshot is not on disk yet
+    await compacting;
+    await store.close();
+    const { store: replayed } = await Store.open(copy);
+    expect(ids(replayed)).toContain('during');
+    expect(ids(replayed)).toHaveLength(10_001);
+    expect(existsSync(`${copy}.journal.prev`)).toBe(false);
+    await replayed.close();
+  });
+
+  test('a crash after the journal was set aside and before the snapshot replays both journals', async () => {
+    const { path, store } = await openPath();
+    put(store, thing('a'));
+    await store.compact();
+    put(store, thing('b'));
+    await store.sync();
+    // as compaction leaves the files once it has set the journal aside
+    await rename(`${path}.journal`, `${path}.journal.prev`);
+    await copyFile(`${path}.journal.prev`, `${path}.journal`);
+    const copy = await crashCopy(path);
+    await store.close();
+    const { store: replayed } = await Store.open(copy);
+    expect(ids(replayed)).toEqual(['a', 'b']);
+    expect(existsSync(`${copy}.journal.prev`)).toBe(false);
+    await replayed.close();
+  });
+
+  test('a crash after the snapshot and before the old journal is deleted loses and repeats nothing', async () => {
+    const { path, store } = await openPath();
+    put(store, thing('a', 1));
+    await store.sync();
+    const aside = await crashCopy(path); // journal holding a=1
+    put(store, thing('a', 2), thing('b'));
+    await store.compact(); // snapshot: a=2, b
+    const copy = await crashCopy(path);
+    await copyFile(`${aside}.journal`, `${copy}.journal.prev`); // the stale journal left behind
+    await store.close();
+    const { store: replayed } = await Store.open(copy);
+    expect(ids(replayed)).toEqual(['a', 'b']);
+    expect(replayed.read('ws_durable', 'things', 'a')).toMatchObject({ n: 2 });
+    await replayed.close();
+  });
+
+  test('the journal is set aside and compacted by itself once it outgrows the snapshot', async () => {
+    const { store } = await openPath();
+    const big = 'q'.repeat(64 * 1024);
+    for (let i = 0; i < 140; i++) {
+      put(store, thing(`grow-${i}`, i, big));
+      await store.sync();
+    }
+    expect(store.journalBytes).toBeLessThan(8 * 1024 * 1024);
+    await store.close();
+  });
+
+  test('closing a store that wrote nothing since its snapshot leaves the data file alone', async () => {
+    const { path, store } = await openPath();
+    put(store, thing('a'));
+    await store.close();
+    const before = await stat(path);
+    const { store: reopened } = await Store.open(path);
+    await reopened.close();
+    const after = await stat(path);
+    expect(after.ino).toBe(before.ino);
+    expect(after.mtimeMs).toBe(before.mtimeMs);
+  });
+});
