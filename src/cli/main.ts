@@ -1,9 +1,7 @@
 import { Command, CommanderError } from 'commander';
-import { createApp } from '../app';
-import { createServices, defaultConfig } from '../runtime';
-import { Store } from '../store';
 import { seedCommand } from './seed';
 import { serveCommand } from './serve';
+import { warmUp } from './warm';
 
 export interface Hooks {
   /** Called once the server is warm: bin/svc.cjs saves V8's code cache then. */
@@ -20,16 +18,13 @@ export async function main(argv: string[], hooks: Hooks = {}): Promise<void> {
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(`${text.trim().split('\n')[0]}\n`) })
     .showHelpAfterError(false);
-  serveCommand(program, () => hooks.onWarm?.());
+  serveCommand(program, hooks);
   seedCommand(program);
   program
     .command('warm', { hidden: true })
-    .description('build the app once in memory, so the code cache covers it (run by npm run build)')
+    .description('run the hot paths once in memory, so the code cache covers them (npm run build)')
     .action(async () => {
-      const services = createServices(Store.memory(), defaultConfig());
-      const app = createApp(services);
-      await app.request('/v1/ping');
-      await app.request('/v1/openapi.json');
+      await warmUp();
       hooks.onWarm?.();
     });
   for (const command of program.commands) {

@@ -5,6 +5,7 @@ import { defaultConfig } from '../runtime';
 import { type SeededWorkspace, seededKeys } from '../seed';
 import { startServer } from '../server';
 import { StoreFileError } from '../store';
+import type { Hooks } from './main';
 import { DEFAULT_DATA, parsePort, parseRateLimit } from './options';
 
 interface ServeFlags {
@@ -16,7 +17,7 @@ interface ServeFlags {
   rateLimit: number | 'off';
 }
 
-export function serveCommand(program: Command, onReady: () => void): void {
+export function serveCommand(program: Command, hooks: Hooks): void {
   program
     .command('serve')
     .description('serve the whole API on a JSON-file store')
@@ -38,10 +39,10 @@ export function serveCommand(program: Command, onReady: () => void): void {
       'after',
       '\nExample:\n  svc serve --port 4010 --data ./.svc/data.json\n  curl -H "Authorization: Bearer <write key>" http://127.0.0.1:4010/v1/ping',
     )
-    .action((flags: ServeFlags) => serve(flags, onReady));
+    .action((flags: ServeFlags) => serve(flags, hooks));
 }
 
-async function serve(flags: ServeFlags, onReady: () => void): Promise<void> {
+async function serve(flags: ServeFlags, hooks: Hooks): Promise<void> {
   let running: Awaited<ReturnType<typeof startServer>>;
   try {
     running = await startServer({
@@ -74,7 +75,7 @@ async function serve(flags: ServeFlags, onReady: () => void): Promise<void> {
     out(`    read key   ${ws.keys.read.key}`);
   }
   out(`svc listening on ${running.url}`);
-  onReady();
+  hooks.onWarm?.();
 
   let signals = 0;
   const stop = () => {
