@@ -87,12 +87,7 @@ export class Client {
       ...(body === undefined ? {} : { body }),
     });
     const text = await res.text();
-    let parsed: Json = text;
-    try {
-      parsed = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      // not JSON; the contract check below will say so
-    }
+    const parsed = parseBody(text);
     const reply: Reply = { status: res.status, headers: res.headers, body: parsed, text };
     await this.#h.checkContract(
       this.#base,
@@ -101,7 +96,7 @@ export class Client {
         path,
         query: Object.fromEntries(query),
         requestHeaders: lower(allHeaders),
-        requestBody: typeof body === 'string' ? safeJson(body) : body,
+        requestBody: typeof body === 'string' ? parseBody(body) : body,
         status: res.status,
         responseHeaders: lower(Object.fromEntries(res.headers)),
         responseBody: parsed,
@@ -115,7 +110,11 @@ export class Client {
 const lower = (h: Record<string, string>) =>
   Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
 
-function safeJson(text: string): unknown {
+/** A body as JSON when it is JSON, as text when not (the contract check then says so). */
+export function parseBody(text: string): Json {
+  if (text === '') {
+    return undefined;
+  }
   try {
     return JSON.parse(text);
   } catch {

@@ -1,0 +1,4 @@
+import { bodies } from './bodies';
+import { walkOperations } from './run';
+
+walkOperations(bodies);

@@ -1,0 +1,4 @@
+import { queries } from './query';
+import { walkOperations } from './run';
+
+walkOperations(queries);
