@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { PROFILES, type Profile, seedDataFile } from '../seed';
-import { StoreFileError } from '../store';
 import { DEFAULT_DATA, parseSeed } from './options';
 
 interface SeedFlags {
@@ -34,8 +33,7 @@ async function seed(flags: SeedFlags): Promise<void> {
   try {
     workspaces = await seedDataFile(flags.data, { seed: flags.seed, profile: flags.profile });
   } catch (err) {
-    const message = err instanceof StoreFileError ? err.message : (err as Error).message;
-    process.stderr.write(`svc: ${message}\n`);
+    process.stderr.write(`svc: ${(err as Error).message}\n`);
     process.exitCode = 1;
     return;
   }

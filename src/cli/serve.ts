@@ -4,7 +4,6 @@ import { API_REVISION } from '../platform/openapi/document';
 import { defaultConfig } from '../runtime';
 import { type SeededWorkspace, seededKeys } from '../seed';
 import { startServer } from '../server';
-import { StoreFileError } from '../store';
 import type { Hooks } from './main';
 import { DEFAULT_DATA, parsePort, parseRateLimit } from './options';
 
@@ -56,8 +55,7 @@ async function serve(flags: ServeFlags, hooks: Hooks): Promise<void> {
       }),
     });
   } catch (err) {
-    const message = err instanceof StoreFileError ? err.message : (err as Error).message;
-    process.stderr.write(`svc: ${message}\n`);
+    process.stderr.write(`svc: ${(err as Error).message}\n`);
     process.exitCode = 1;
     return;
   }
