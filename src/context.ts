@@ -11,6 +11,8 @@ export interface ServiceContext {
   workspace: Workspace;
   clock: Clock;
   credential: Credential;
+  /** `{app_url}`: the server root as the caller reached it; records' `url`s open pages there. */
+  appUrl: string;
 }
 
 export interface Config {

@@ -5,6 +5,7 @@ import { Idempotency } from './platform/idempotency';
 import { Cursors } from './platform/paging';
 import { RateLimiter } from './platform/rate-limit';
 import { RequestLog } from './platform/request-log';
+import { watchDeletions } from './resources/recoverable';
 import type { Rec, Store } from './store';
 
 /** What a data file knows about itself, beside its records. */
@@ -71,6 +72,7 @@ export function createServices(store: Store, config: Config, requestLogFile?: st
     idempotency: new Idempotency(runtime),
   };
   services.idempotency.start();
+  watchDeletions(runtime);
   return services;
 }
 

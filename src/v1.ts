@@ -7,8 +7,12 @@ import { documentFor, registerSecuritySchemes } from './platform/openapi/documen
 import { validationHook } from './platform/openapi/validation';
 import { rateLimit, rateLimitHeaders } from './platform/rate-limit';
 import { logRequests } from './platform/request-log';
+import { contactRoutes } from './resources/contacts/routes';
 import { estimateTemplateRoutes } from './resources/estimate-templates/routes';
+import { jobRoutes } from './resources/jobs/routes';
+import { noteRoutes } from './resources/notes/routes';
 import { pipelineRoutes } from './resources/pipelines/routes';
+import { taskRoutes } from './resources/tasks/routes';
 import { userRoutes } from './resources/users/routes';
 import { pingRoutes } from './resources/workspace/routes';
 import type { Services } from './runtime';
@@ -46,6 +50,10 @@ export function v1App(services: Services, extend?: V1Extension): OpenAPIHono<App
   v1.route('/', userRoutes());
   v1.route('/', pipelineRoutes());
   v1.route('/', estimateTemplateRoutes());
+  v1.route('/', jobRoutes(services));
+  v1.route('/', contactRoutes(services));
+  v1.route('/', taskRoutes(services));
+  v1.route('/', noteRoutes(services));
   extend?.(v1, services);
   return v1;
 }

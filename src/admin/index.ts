@@ -4,6 +4,7 @@ import { validationHook } from '../platform/openapi/validation';
 import type { Services } from '../runtime';
 import { clockAdmin } from './clock';
 import { requestLogAdmin } from './requests';
+import { restoreAdmin } from './restore';
 import { workspaceAdmin } from './workspaces';
 
 /**
@@ -15,6 +16,7 @@ export function adminApp(services: Services): OpenAPIHono<AppEnv> {
   admin.route('/', workspaceAdmin(services));
   admin.route('/', clockAdmin(services));
   admin.route('/', requestLogAdmin(services.requestLog));
+  admin.route('/', restoreAdmin(services));
   admin.get('/openapi.json', (c) =>
     c.json(
       admin.getOpenAPIDocument({

@@ -3,8 +3,13 @@ import type { Rec } from './types';
 // Keeps a collection's ids sorted by (created_at, id) so lists page newest first by keyset:
 // records added while a client pages land before its cursor and are never skipped or repeated.
 const keyOf = (createdAt: string, id: string) => `${createdAt}\u0000${id}`;
-export const orderKey = (rec: Rec) =>
-  keyOf(typeof rec.created_at === 'string' ? rec.created_at : '', rec.id);
+/** A record's created_at, for ordering; records without one sort by id alone. */
+export const createdAt = (rec: Rec): string => {
+  const value = (rec as { created_at?: unknown }).created_at;
+  return typeof value === 'string' ? value : '';
+};
+
+export const orderKey = (rec: Rec) => keyOf(createdAt(rec), rec.id);
 
 export interface Position {
   created_at: string;

@@ -1,5 +1,5 @@
 import type { GlobalCollections, Name, RecordOf, WorkspaceCollections } from './collections';
-import { OrderIndex, type Position } from './order';
+import { createdAt, OrderIndex, type Position } from './order';
 import { emptyData, Persistence } from './persistence';
 import { Tx, type TxScope } from './tx';
 import { type Change, type DataFile, GLOBAL, type Op, type Rec, type Scope } from './types';
@@ -30,7 +30,7 @@ class Collection {
 
   set(rec: Rec, before: Rec | undefined): void {
     this.byId.set(rec.id, rec);
-    if (this.#order && (before === undefined || before.created_at !== rec.created_at)) {
+    if (this.#order && (before === undefined || createdAt(before) !== createdAt(rec))) {
       if (before) {
         this.#order.remove(before);
       }

@@ -1,5 +1,8 @@
 /** A stored record: an immutable value. Writers replace records; nobody mutates one in place. */
-export type Rec = Readonly<{ id: string } & Record<string, unknown>>;
+export type Rec = Readonly<{ id: string }>;
+
+/** A record as JSON holds it, in the journal and the data file: an id and any fields. */
+export type RawRecord = Readonly<{ id: string } & Record<string, unknown>>;
 
 /** Where a record lives: the global scope or one workspace. */
 export const GLOBAL = 'g';
@@ -14,7 +17,7 @@ export interface Change {
 }
 
 /** One write as journalled: [scope, collection, id, record] or, for a delete, no record. */
-export type Op = [Scope, string, string, Rec?];
+export type Op = [Scope, string, string, RawRecord?];
 
 export const FORMAT = 'svc-data';
 export const FORMAT_VERSION = 1;
@@ -24,8 +27,8 @@ export interface DataFile {
   format: typeof FORMAT;
   version: number;
   seq: number;
-  global: Record<string, Record<string, Rec>>;
-  workspaces: Record<string, Record<string, Record<string, Rec>>>;
+  global: Record<string, Record<string, RawRecord>>;
+  workspaces: Record<string, Record<string, Record<string, RawRecord>>>;
 }
 
 export class StoreFileError extends Error {}

@@ -7,7 +7,8 @@ import type { Access, ApiKey } from './records';
 // workspace and are full access or read only. Each kind is found by its prefix, so OAuth tokens
 // (svc_oat_) slot in beside keys (svc_live_) with a resolver of their own.
 export interface Credential {
-  kind: 'api_key' | 'oauth_token';
+  /** `app`: a person acting in the web app (the control API stands for it). */
+  kind: 'api_key' | 'oauth_token' | 'app';
   id: string;
   workspaceId: string;
   access: Access;
@@ -86,3 +87,12 @@ export function mintApiKey(
 export function keyHashExists(global: GlobalStore, key: string): boolean {
   return global.get('key_hashes', sha256Hex(key)) !== undefined;
 }
+
+/** The credential of app-side actions: what a person does in the web app, as its owner. */
+export const appCredential = (workspaceId: string): Credential => ({
+  kind: 'app',
+  id: 'app',
+  workspaceId,
+  access: 'write',
+  name: 'web app',
+});

@@ -1,5 +1,6 @@
 export {
   API_KEY_PREFIX,
+  appCredential,
   type Credential,
   keyHashExists,
   mintApiKey,

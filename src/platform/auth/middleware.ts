@@ -30,7 +30,13 @@ export const authenticate =
       throw new ApiError('unauthorized', 'the credential is wrong or has been revoked');
     }
     c.set('credential', credential);
-    c.set('ctx', { ws: rt.store.workspace(workspace.id), workspace, clock: rt.clock, credential });
+    c.set('ctx', {
+      ws: rt.store.workspace(workspace.id),
+      workspace,
+      clock: rt.clock,
+      credential,
+      appUrl: new URL(c.req.url).origin,
+    });
     await next();
   };
 

@@ -1,11 +1,13 @@
 import type { Runtime, ServiceContext } from '../../context';
 import type { Position, Rec } from '../../store';
+import { createdAt } from '../../store/order';
 import type { PagingQuery } from './query';
 
 export { Cursors } from './cursors';
 export {
   cursorParam,
   instantParam,
+  type ListQuery,
   limitParam,
   type PagingQuery,
   pagingQuery,
@@ -47,7 +49,7 @@ export function listBody<R extends Rec, T>(
     next_cursor:
       page.hasMore && last
         ? rt.cursors.encode(`${ctx.workspace.id}:${list}`, {
-            created_at: String(last.created_at ?? ''),
+            created_at: createdAt(last),
             id: last.id,
           })
         : null,

@@ -75,6 +75,11 @@ export const pagingQuery = z.object({
 
 export type PagingQuery = z.output<typeof pagingQuery>;
 
+/** What a service's list needs of a query: a page size and, optionally, the time filters. */
+export type ListQuery = { limit: number } & Partial<
+  Pick<PagingQuery, 'updated_since' | 'created_after' | 'created_before'>
+>;
+
 /** The time filters of a PagingQuery as one predicate over stored timestamps. */
 export function timeFilter(q: Partial<PagingQuery>): (rec: Record<string, unknown>) => boolean {
   const { updated_since: since, created_after: after, created_before: before } = q;

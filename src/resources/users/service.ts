@@ -1,5 +1,6 @@
 import type { z } from '@hono/zod-openapi';
 import type { ServiceContext } from '../../context';
+import { ApiError } from '../../platform/errors';
 import { ROLES, type User, type UserSchema } from './schema';
 
 export const presentUser = (user: User): z.infer<typeof UserSchema> => ({
@@ -20,3 +21,12 @@ export function listUsers(ctx: ServiceContext): User[] {
 /** A teammate of this workspace, for `assigned_to` and the like; another workspace's is unknown. */
 export const findUser = (ctx: ServiceContext, id: string): User | undefined =>
   ctx.ws.get('users', id);
+
+/** For a field that names a teammate: 400 naming the field when there is no such user. */
+export function requireUser(ctx: ServiceContext, id: string, field: string): User {
+  const user = findUser(ctx, id);
+  if (!user) {
+    throw new ApiError('invalid_request', `${field} is not a user of this workspace`, field);
+  }
+  return user;
+}

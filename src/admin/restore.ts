@@ -1,0 +1,58 @@
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv, Runtime, ServiceContext } from '../context';
+import { appCredential } from '../platform/auth';
+import { ApiError } from '../platform/errors';
+import { errorResponses, jsonResponse } from '../platform/openapi/responses';
+import { idParam } from '../resources/common/routing';
+import { ContactSchema } from '../resources/contacts/schema';
+import { presentContact } from '../resources/contacts/service';
+import { presentJob } from '../resources/jobs/present';
+import { JobSchema } from '../resources/jobs/schema';
+import { restore } from '../resources/recoverable';
+
+/** What an app-side action runs as: the workspace's owner, in the web app. */
+export function appContext(rt: Runtime, workspaceId: string, origin: string): ServiceContext {
+  const workspace = rt.store.global.get('workspaces', workspaceId);
+  if (!workspace) {
+    throw new ApiError('not_found', 'no such workspace');
+  }
+  return {
+    ws: rt.store.workspace(workspaceId),
+    workspace,
+    clock: rt.clock,
+    credential: appCredential(workspaceId),
+    appUrl: origin,
+  };
+}
+
+const route = (kind: 'jobs' | 'contacts') =>
+  createRoute({
+    method: 'post',
+    path: `/${kind}/{id}/restore`,
+    summary: `Bring back a deleted ${kind === 'jobs' ? 'job, with everything on it' : 'contact'}, within its 30 days`,
+    request: { params: idParam },
+    responses: {
+      200: jsonResponse(kind === 'jobs' ? JobSchema : ContactSchema, 'The record, live again'),
+      ...errorResponses('invalid_request', 'not_found'),
+    },
+  });
+
+export function restoreAdmin(rt: Runtime) {
+  return new OpenAPIHono<AppEnv>()
+    .openapi(route('jobs'), (c) => {
+      const found = restore(rt, 'jobs', c.req.valid('param').id);
+      if (!found) {
+        throw new ApiError('not_found', 'no such job (never made, or purged after 30 days)');
+      }
+      const ctx = appContext(rt, found.workspaceId, new URL(c.req.url).origin);
+      return c.json(presentJob(ctx, found.record), 200);
+    })
+    .openapi(route('contacts'), (c) => {
+      const found = restore(rt, 'contacts', c.req.valid('param').id);
+      if (!found) {
+        throw new ApiError('not_found', 'no such contact (never made, or purged after 30 days)');
+      }
+      const ctx = appContext(rt, found.workspaceId, new URL(c.req.url).origin);
+      return c.json(presentContact(ctx, found.record), 200);
+    });
+}

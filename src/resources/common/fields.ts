@@ -1,0 +1,78 @@
+import { z } from '@hono/zod-openapi';
+import { stateCode } from './us-states';
+
+// Field builders shared by the record resources, so one rule reads the same everywhere.
+
+/** A single-line text field; surrounding white space is dropped. */
+export const text = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .transform((v) => v.trim());
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+export function isCalendarDate(value: string): boolean {
+  const m = DATE.exec(value);
+  if (!m) {
+    return false;
+  }
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const day = new Date(Date.UTC(y, mo - 1, d));
+  return day.getUTCFullYear() === y && day.getUTCMonth() === mo - 1 && day.getUTCDate() === d;
+}
+
+/** spec, Conventions: dates are `YYYY-MM-DD`. */
+export const date = () =>
+  z
+    .string()
+    .refine(isCalendarDate, 'must be a date YYYY-MM-DD')
+    .openapi({ format: 'date', example: '2026-05-14' });
+
+/** Money is a plain number of dollars; svc refuses negative amounts on records that hold them. */
+export const money = () => z.number().min(0).max(1e9);
+
+/** A two-letter state code or a state name, stored as the code. */
+export const usState = () =>
+  z
+    .string()
+    .max(40)
+    .transform((v, ctx) => {
+      if (v.trim() === '') {
+        return '';
+      }
+      const code = stateCode(v);
+      if (code === undefined) {
+        ctx.addIssue({ code: 'custom', message: 'must be a US state code or name' });
+        return z.NEVER;
+      }
+      return code;
+    })
+    .openapi({ type: 'string', description: 'A two-letter code (TX) or a name (Texas)' });
+
+const splitList = (value: string[] | string): string[] => {
+  const items = (typeof value === 'string' ? value.split(',') : value).map((v) => v.trim());
+  return [...new Set(items.filter((v) => v !== ''))];
+};
+
+/** spec, Jobs: an array of strings, or one comma-separated string. */
+export const stringList = () =>
+  z
+    .union([z.array(z.string().max(100)).max(100), z.string().max(5000)])
+    .transform(splitList)
+    .openapi({ description: 'An array of strings, or one comma-separated string' });
+
+/** PATCH: `null` (and, where `blankClears`, an empty string) clears the field. */
+export const cleared = <T>(value: T | null | undefined): T | null | undefined =>
+  value === '' ? null : value;
+
+/** The shape of a PATCH body: every field optional, and `null` clears it. */
+export function patchShape<S extends Record<string, z.ZodType>>(
+  shape: S,
+): { [K in keyof S]: z.ZodOptional<z.ZodNullable<S[K]>> } {
+  const out: Record<string, z.ZodType> = {};
+  for (const [key, schema] of Object.entries(shape)) {
+    out[key] = schema.nullable().optional();
+  }
+  return out as { [K in keyof S]: z.ZodOptional<z.ZodNullable<S[K]>> };
+}

@@ -1,0 +1,147 @@
+import { z } from '@hono/zod-openapi';
+import { listOf, timestamp } from '../../platform/openapi/schemas';
+import { limitParam, pagingQuery } from '../../platform/paging';
+import type { Rec } from '../../store';
+import { patchShape, text, usState } from '../common/fields';
+
+export const CONTACT_TYPES = [
+  'homeowner',
+  'commercial',
+  'adjuster',
+  'contractor',
+  'subcontractor',
+  'install_crew',
+  'inspector',
+  'mortgage_company',
+  'other',
+] as const;
+export type ContactType = (typeof CONTACT_TYPES)[number];
+
+export type Contact = Rec & {
+  object: 'contact';
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+  phone: string | null;
+  company: string | null;
+  type: ContactType;
+  trades: string[];
+  address: string | null;
+  city: string | null;
+  state: string | null;
+  postal_code: string | null;
+  notes: string | null;
+  claim_number: string | null;
+  adjuster_type: string | null;
+  adjuster_extension: string | null;
+  assigned_to_id: string | null;
+  created_at: string;
+  updated_at: string;
+  /** Set while the contact is in the recoverable area (30 days). */
+  deleted_at: string | null;
+};
+
+declare module '../../store/collections' {
+  interface WorkspaceCollections {
+    contacts: Contact;
+  }
+}
+
+const nullable = z.string().nullable();
+
+export const ContactSchema = z
+  .object({
+    id: z.uuid(),
+    object: z.literal('contact'),
+    first_name: nullable,
+    last_name: nullable,
+    full_name: nullable,
+    email: nullable,
+    phone: nullable.openapi({ description: 'US numbers as (NNN) NNN-NNNN' }),
+    company: nullable,
+    type: z.string().openapi({ description: `One of ${CONTACT_TYPES.join(', ')}; treat as open` }),
+    trades: z.array(z.string()),
+    address: nullable,
+    city: nullable,
+    state: nullable,
+    postal_code: nullable,
+    notes: nullable,
+    claim_number: nullable,
+    adjuster_type: nullable,
+    adjuster_extension: nullable,
+    assigned_to_id: z.uuid().nullable(),
+    assigned_to_name: nullable,
+    created_at: timestamp(),
+    updated_at: timestamp(),
+    url: z.url(),
+  })
+  .openapi('Contact');
+
+const fields = {
+  first_name: text(100),
+  last_name: text(100),
+  email: z.email().max(254),
+  phone: z
+    .string()
+    .max(40)
+    .openapi({ description: 'Any common form; US numbers are stored as (NNN) NNN-NNNN' }),
+  company: text(200),
+  type: z.enum(CONTACT_TYPES),
+  trades: z.array(text(100)).max(50),
+  address: text(300),
+  city: text(100),
+  state: usState(),
+  postal_code: text(20),
+  notes: z.string().max(10_000),
+  claim_number: text(100),
+  adjuster_type: text(100),
+  adjuster_extension: text(20),
+  assigned_to: z.uuid().openapi({ description: 'A teammate user id from /users' }),
+};
+
+// spec, Scope rule 4: the API cannot set sms_consent. svc refuses it rather than ignoring it, so a
+// client learns the consent was not recorded (decisions.md).
+const smsConsent = z
+  .unknown()
+  .optional()
+  .superRefine((value, ctx) => {
+    if (value !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'sms_consent cannot be set through the API; the homeowner gives it in the app',
+      });
+    }
+  })
+  .openapi({ description: 'Refused: consent cannot be set through the API' });
+
+const name = text(200).openapi({
+  description: 'Full name, split into first and last when those are not sent',
+});
+
+export const ContactCreateSchema = z
+  .object(fields)
+  .partial()
+  .extend({ name: name.optional(), sms_consent: smsConsent })
+  .openapi('ContactCreate');
+
+export const ContactUpdateSchema = z
+  .object(patchShape(fields))
+  .extend({ name: name.nullable().optional(), sms_consent: smsConsent })
+  .openapi('ContactUpdate');
+
+export type ContactCreate = z.output<typeof ContactCreateSchema>;
+export type ContactUpdate = z.output<typeof ContactUpdateSchema>;
+
+export const ContactListQuery = pagingQuery.extend({
+  type: z.enum(CONTACT_TYPES).optional(),
+  assigned_to: z.uuid().optional(),
+});
+
+export const ContactSearchQuery = z.object({
+  email: z.string().max(254).optional(),
+  phone: z.string().max(40).optional(),
+  name: z.string().max(200).optional(),
+  limit: limitParam,
+});
+
+export const ContactListSchema = listOf(ContactSchema, 'ContactList');

@@ -1,0 +1,278 @@
+import type { z } from '@hono/zod-openapi';
+import type { ServiceContext } from '../../context';
+import { ApiError } from '../../platform/errors';
+import { newId } from '../../platform/ids';
+import { type ListQuery, timeFilter } from '../../platform/paging';
+import type { Position } from '../../store';
+import { requireUser } from '../users/service';
+import { normalizePhone, phoneKey } from './phone';
+import type { Contact, ContactCreate, ContactSchema, ContactType, ContactUpdate } from './schema';
+
+const fullName = (c: Pick<Contact, 'first_name' | 'last_name'>) =>
+  [c.first_name, c.last_name].filter((p) => p).join(' ') || null;
+
+export function presentContact(ctx: ServiceContext, c: Contact): z.infer<typeof ContactSchema> {
+  return {
+    id: c.id,
+    object: 'contact',
+    first_name: c.first_name,
+    last_name: c.last_name,
+    full_name: fullName(c),
+    email: c.email,
+    phone: c.phone,
+    company: c.company,
+    type: c.type,
+    trades: c.trades,
+    address: c.address,
+    city: c.city,
+    state: c.state,
+    postal_code: c.postal_code,
+    notes: c.notes,
+    claim_number: c.claim_number,
+    adjuster_type: c.adjuster_type,
+    adjuster_extension: c.adjuster_extension,
+    assigned_to_id: c.assigned_to_id,
+    assigned_to_name: c.assigned_to_id
+      ? (ctx.ws.get('users', c.assigned_to_id)?.name ?? null)
+      : null,
+    created_at: c.created_at,
+    updated_at: c.updated_at,
+    url: `${ctx.appUrl}/contacts/${c.id}`,
+  };
+}
+
+/** A live contact of this workspace; a deleted one, or another workspace's, is not found. */
+export function findContact(ctx: ServiceContext, id: string): Contact | undefined {
+  const contact = ctx.ws.get('contacts', id);
+  return contact && contact.deleted_at === null ? contact : undefined;
+}
+
+export function getContact(ctx: ServiceContext, id: string): Contact {
+  const contact = findContact(ctx, id);
+  if (!contact) {
+    throw new ApiError('not_found', 'no such contact');
+  }
+  return contact;
+}
+
+/** For a field that names a contact: 400 naming the field when there is no such contact. */
+export function requireContact(ctx: ServiceContext, id: string, field: string): Contact {
+  const contact = findContact(ctx, id);
+  if (!contact) {
+    throw new ApiError('invalid_request', `${field} is not a contact of this workspace`, field);
+  }
+  return contact;
+}
+
+/** "Mary Ann Smith": first name "Mary Ann", last name "Smith". */
+export function splitName(name: string): { first_name: string | null; last_name: string | null } {
+  const words = name
+    .trim()
+    .split(/\s+/)
+    .filter((w) => w !== '');
+  if (words.length === 0) {
+    return { first_name: null, last_name: null };
+  }
+  if (words.length === 1) {
+    return { first_name: words[0] ?? null, last_name: null };
+  }
+  return { first_name: words.slice(0, -1).join(' '), last_name: words.at(-1) ?? null };
+}
+
+function phoneOf(value: string | null | undefined): string | null | undefined {
+  if (value === undefined || value === null || value.trim() === '') {
+    return value === undefined ? undefined : null;
+  }
+  const phone = normalizePhone(value);
+  if (phone === undefined) {
+    throw new ApiError(
+      'invalid_request',
+      'phone must be a US number (10 digits) or an international one starting with +',
+      'phone',
+    );
+  }
+  return phone;
+}
+
+const blankToNull = (value: string | null | undefined) =>
+  value === undefined ? undefined : value === null || value === '' ? null : value;
+
+type Writable = Omit<Contact, 'id' | 'object' | 'created_at' | 'updated_at' | 'deleted_at'>;
+
+/** The fields an input sets, checked and normalised; names and references are checked here. */
+function fieldsOf(ctx: ServiceContext, input: ContactCreate | ContactUpdate): Partial<Writable> {
+  const out: Partial<Writable> = {};
+  const {
+    name,
+    first_name,
+    last_name,
+    phone,
+    assigned_to,
+    sms_consent: _,
+    type,
+    trades,
+    ...plain
+  } = input;
+  if (name !== undefined && first_name === undefined && last_name === undefined) {
+    Object.assign(out, name === null ? { first_name: null, last_name: null } : splitName(name));
+  }
+  if (first_name !== undefined) {
+    out.first_name = blankToNull(first_name) ?? null;
+  }
+  if (last_name !== undefined) {
+    out.last_name = blankToNull(last_name) ?? null;
+  }
+  const normalized = phoneOf(phone);
+  if (normalized !== undefined) {
+    out.phone = normalized;
+  }
+  if (assigned_to !== undefined) {
+    out.assigned_to_id =
+      assigned_to === null ? null : requireUser(ctx, assigned_to, 'assigned_to').id;
+  }
+  if (type !== undefined) {
+    out.type = type ?? 'homeowner';
+  }
+  if (trades !== undefined) {
+    out.trades = trades ?? [];
+  }
+  for (const [key, value] of Object.entries(plain) as [
+    keyof typeof plain,
+    string | null | undefined,
+  ][]) {
+    if (value !== undefined) {
+      (out as Record<string, unknown>)[key] =
+        key === 'email' ? value?.trim().toLowerCase() || null : blankToNull(value);
+    }
+  }
+  return out;
+}
+
+// spec, Contacts: at least one of a name, email, phone or company.
+function checkIdentified(c: Writable): void {
+  if (!c.first_name && !c.last_name && !c.email && !c.phone && !c.company) {
+    throw new ApiError(
+      'invalid_request',
+      'a contact needs at least one of a name, email, phone or company',
+      'name',
+    );
+  }
+}
+
+const EMPTY: Writable = {
+  first_name: null,
+  last_name: null,
+  email: null,
+  phone: null,
+  company: null,
+  type: 'homeowner',
+  trades: [],
+  address: null,
+  city: null,
+  state: null,
+  postal_code: null,
+  notes: null,
+  claim_number: null,
+  adjuster_type: null,
+  adjuster_extension: null,
+  assigned_to_id: null,
+};
+
+export function createContact(ctx: ServiceContext, input: ContactCreate): Contact {
+  const fields = { ...EMPTY, ...fieldsOf(ctx, input) };
+  checkIdentified(fields);
+  const now = ctx.clock.iso();
+  return ctx.ws.transaction((tx) =>
+    tx.put('contacts', {
+      id: newId(),
+      object: 'contact',
+      ...fields,
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+    }),
+  );
+}
+
+export function updateContact(ctx: ServiceContext, id: string, input: ContactUpdate): Contact {
+  const current = getContact(ctx, id);
+  const changes = fieldsOf(ctx, input);
+  const next = { ...current, ...changes };
+  checkIdentified(next);
+  const changed = (Object.keys(changes) as (keyof Writable)[]).some(
+    (key) => JSON.stringify(current[key]) !== JSON.stringify(next[key]),
+  );
+  if (!changed) {
+    return current;
+  }
+  return ctx.ws.transaction((tx) => tx.put('contacts', { ...next, updated_at: ctx.clock.iso() }));
+}
+
+/** spec, Conventions: kept 30 days in a recoverable area with everything on it. */
+export function deleteContact(ctx: ServiceContext, id: string): Contact {
+  const contact = getContact(ctx, id);
+  return ctx.ws.transaction((tx) =>
+    tx.put('contacts', { ...contact, deleted_at: ctx.clock.iso(), updated_at: ctx.clock.iso() }),
+  );
+}
+
+export function listContacts(
+  ctx: ServiceContext,
+  q: ListQuery & { type?: ContactType | undefined; assigned_to?: string | undefined },
+  after: Position | undefined,
+) {
+  const inTime = timeFilter(q);
+  return ctx.ws.scan('contacts', {
+    after,
+    limit: q.limit,
+    where: (c) =>
+      c.deleted_at === null &&
+      inTime(c) &&
+      (q.type === undefined || c.type === q.type) &&
+      (q.assigned_to === undefined || c.assigned_to_id === q.assigned_to),
+  });
+}
+
+const norm = (s: string) => s.trim().toLowerCase().replace(/\s+/g, ' ');
+
+/**
+ * spec, Contacts: email first, then phone (however typed), then name (a first name, a last name,
+ * "first last", or a company); the first criterion that matches wins. No criteria: nothing.
+ */
+export function searchContacts(
+  ctx: ServiceContext,
+  q: {
+    email?: string | undefined;
+    phone?: string | undefined;
+    name?: string | undefined;
+    limit: number;
+  },
+): Contact[] {
+  const tries: ((c: Contact) => boolean)[] = [];
+  if (q.email?.trim()) {
+    const email = norm(q.email);
+    tries.push((c) => c.email !== null && norm(c.email) === email);
+  }
+  if (q.phone?.trim() && phoneKey(q.phone) !== '') {
+    const key = phoneKey(q.phone);
+    tries.push((c) => c.phone !== null && phoneKey(c.phone) === key);
+  }
+  if (q.name?.trim()) {
+    const name = norm(q.name);
+    tries.push((c) =>
+      [c.first_name, c.last_name, fullName(c), c.company].some(
+        (v) => v !== null && norm(v) === name,
+      ),
+    );
+  }
+  for (const matches of tries) {
+    const { items } = ctx.ws.scan('contacts', {
+      limit: q.limit,
+      where: (c) => c.deleted_at === null && matches(c),
+    });
+    if (items.length > 0) {
+      return items;
+    }
+  }
+  return [];
+}

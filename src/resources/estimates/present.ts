@@ -1,0 +1,15 @@
+import type { z } from '@hono/zod-openapi';
+import type { ServiceContext } from '../../context';
+import type { Estimate, EstimateSchema } from './schema';
+
+export const presentEstimate = (
+  ctx: ServiceContext,
+  e: Estimate,
+): z.infer<typeof EstimateSchema> => ({
+  ...e,
+  object: 'estimate',
+  pdf_url: `${ctx.appUrl}/estimates/${e.id}/pdf`,
+  signed_pdf_url: e.signed_at ? `${ctx.appUrl}/estimates/${e.id}/signed.pdf` : null,
+  url: `${ctx.appUrl}/estimates/${e.id}`,
+  view_url: e.sent_at ? `${ctx.appUrl}/view/estimates/${e.id}` : null,
+});

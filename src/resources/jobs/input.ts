@@ -1,0 +1,118 @@
+import { z } from '@hono/zod-openapi';
+import { limitParam, pagingQuery } from '../../platform/paging';
+import { date, money, patchShape, stringList, text, usState } from '../common/fields';
+import { FINANCING_METHODS, JOB_TYPES, PRIORITIES } from './schema';
+
+// Fields a job body shares between create and update (spec, JobCreate and JobUpdate).
+const shared = {
+  city: text(100),
+  county: text(100),
+  state: usState(),
+  postal_code: text(20),
+  homeowner_id: z.uuid(),
+  adjuster_id: z.uuid(),
+  assigned_to: z.uuid().openapi({ description: 'A teammate user id from /users' }),
+  lead_source: text(100),
+  priority: z.enum(PRIORITIES),
+  insurance_company: text(200),
+  claim_number: text(100),
+  policy_number: text(100),
+  mortgage_company: text(200),
+  date_of_loss: date(),
+  contract_date: date(),
+  installation_date: date(),
+  financing_method: z.enum(FINANCING_METHODS),
+  rcv_amount: money(),
+  acv_amount: money(),
+  deductible: money(),
+  supplements_amount: money(),
+  estimated_amount: money(),
+  final_amount: money(),
+  damage_types: stringList(),
+  tags: stringList(),
+};
+
+const name = text(200);
+const address = text(300);
+const stage = z.string().max(100).openapi({ description: 'A stage key or label' });
+
+// spec, JobCreate: the aliases job_name, property_address and zip; when both spellings come,
+// the field's own name wins. An error names the spelling the client used.
+export const JobCreateSchema = z
+  .object({
+    name: name.optional(),
+    job_name: name.optional().openapi({ description: 'Alias of name' }),
+    address: address.optional(),
+    property_address: address.optional().openapi({ description: 'Alias of address' }),
+    zip: text(20).optional().openapi({ description: 'Alias of postal_code' }),
+    job_type: z.enum(JOB_TYPES).optional(),
+    stage: stage.optional(),
+    pipeline_id: z.uuid().optional(),
+    notes: z.string().max(10_000).optional().openapi({ description: 'Becomes the first note' }),
+    ...z.object(shared).partial().shape,
+  })
+  .superRefine((body, ctx) => {
+    if (!(body.name ?? body.job_name)) {
+      ctx.addIssue({ code: 'custom', path: ['name'], message: 'name is required (or job_name)' });
+    }
+    if (!(body.address ?? body.property_address)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['address'],
+        message: 'address is required (or property_address)',
+      });
+    }
+  })
+  .openapi('JobCreate', {
+    description: 'name (or job_name) and address (or property_address) are required',
+  });
+
+export const JobUpdateSchema = z
+  .object({
+    ...patchShape({ name, ...shared, lost_reason: text(500) }),
+    job_name: name.nullable().optional().openapi({ description: 'Alias of name' }),
+    address: address.nullable().optional().openapi({ description: 'Cannot be cleared' }),
+    property_address: address.nullable().optional().openapi({ description: 'Alias of address' }),
+    zip: text(20).nullable().optional().openapi({ description: 'Alias of postal_code' }),
+    job_type: z.enum(JOB_TYPES).optional(),
+    stage: stage.optional(),
+    pipeline_id: z.uuid().optional(),
+    archived: z.boolean().optional(),
+  })
+  .openapi('JobUpdate');
+
+export type JobCreate = z.output<typeof JobCreateSchema>;
+export type JobUpdate = z.output<typeof JobUpdateSchema>;
+
+export const JobListQuery = pagingQuery.extend({
+  stage: z.string().max(100).optional().openapi({ description: 'A stage key' }),
+  pipeline_id: z.uuid().optional(),
+  job_type: z.enum(JOB_TYPES).optional(),
+  assigned_to: z
+    .uuid()
+    .optional()
+    .openapi({ description: 'Matches the primary or any co-assignee' }),
+  contact_id: z
+    .uuid()
+    .optional()
+    .openapi({ description: 'The homeowner, adjuster or a secondary contact or adjuster' }),
+  archived: z
+    .enum(['true', 'false', 'any'])
+    .optional()
+    .openapi({ description: 'Omitted: live only; true: archived only; any: both' }),
+});
+
+export type JobListQuery = z.output<typeof JobListQuery>;
+
+export const JobSearchQuery = z.object({
+  address: z.string().max(300).optional().openapi({ description: 'Partial match' }),
+  name: z.string().max(200).optional().openapi({ description: 'Partial match' }),
+  job_number: z.string().max(50).optional().openapi({ description: 'Whole, case-insensitive' }),
+  claim_number: z.string().max(100).optional().openapi({ description: 'Whole, case-insensitive' }),
+  contact_id: z.uuid().optional(),
+  limit: limitParam,
+});
+
+export type JobSearchQuery = z.output<typeof JobSearchQuery>;
+
+export const SubListQuery = z.object({ limit: limitParam, cursor: pagingQuery.shape.cursor });

@@ -1,0 +1,335 @@
+import type { ServiceContext } from '../../context';
+import { ApiError } from '../../platform/errors';
+import { newId, randomToken } from '../../platform/ids';
+import { timeFilter } from '../../platform/paging';
+import type { Position, TxScope, WorkspaceCollections } from '../../store';
+import { getContact, requireContact } from '../contacts/service';
+import { putNote } from '../notes/service';
+import { listStages } from '../pipelines/service';
+import { requireUser } from '../users/service';
+import type { JobCreate, JobListQuery, JobSearchQuery, JobUpdate } from './input';
+import type { Job } from './schema';
+import { enterStage, firstStage, requirePipeline, resolveStage } from './stages';
+import { getJob } from './visibility';
+
+type Fields = Partial<
+  Omit<
+    Job,
+    'id' | 'object' | 'job_number' | 'portal_token' | 'created_at' | 'updated_at' | 'deleted_at'
+  >
+>;
+
+// spec, Conventions: for jobs an empty string clears a field, as null does.
+const blank = <T>(value: T | null | undefined): T | null | undefined =>
+  value === '' ? null : value;
+
+/** Picks the spelling the client used: the field's own name wins over its alias. */
+const either = <T>(own: T | undefined, alias: T | undefined): T | undefined =>
+  own !== undefined ? own : alias;
+
+/** The plain fields of a create or update body, normalised, with references checked. */
+function fieldsOf(ctx: ServiceContext, input: JobCreate | JobUpdate): Fields {
+  const out: Fields = {};
+  const set = <K extends keyof Fields>(key: K, value: Fields[K] | undefined) => {
+    if (value !== undefined) {
+      out[key] = value;
+    }
+  };
+  for (const key of [
+    'city',
+    'county',
+    'state',
+    'lead_source',
+    'insurance_company',
+    'claim_number',
+    'policy_number',
+    'mortgage_company',
+    'date_of_loss',
+    'contract_date',
+    'installation_date',
+  ] as const) {
+    set(key, blank(input[key]));
+  }
+  set('postal_code', blank(either(input.postal_code, input.zip)));
+  set('priority', blank(input.priority));
+  set('financing_method', blank(input.financing_method));
+  for (const key of [
+    'rcv_amount',
+    'acv_amount',
+    'deductible',
+    'supplements_amount',
+    'estimated_amount',
+    'final_amount',
+  ] as const) {
+    set(key, input[key]);
+  }
+  set('damage_types', input.damage_types === null ? [] : input.damage_types);
+  set('tags', input.tags === null ? [] : input.tags);
+  set('job_type', input.job_type);
+  for (const key of ['homeowner_id', 'adjuster_id'] as const) {
+    const id = blank(input[key]);
+    set(key, id && requireContact(ctx, id, key).id);
+  }
+  const assignee = blank(input.assigned_to);
+  set('assigned_to_id', assignee && requireUser(ctx, assignee, 'assigned_to').id);
+  return out;
+}
+
+function nextJobNumber(tx: TxScope<WorkspaceCollections>): string {
+  const counter = tx.get('counters', 'job_number') ?? { id: 'job_number', value: 1000 };
+  const value = counter.value + 1;
+  tx.put('counters', { id: 'job_number', value });
+  return `J-${value}`;
+}
+
+export function createJob(ctx: ServiceContext, input: JobCreate): Job {
+  const fields = fieldsOf(ctx, input);
+  if (input.pipeline_id !== undefined) {
+    requirePipeline(ctx, input.pipeline_id);
+  }
+  const stage =
+    input.stage === undefined
+      ? firstStage(ctx, input.pipeline_id)
+      : resolveStage(ctx, input.stage, { pipelineId: input.pipeline_id });
+  const now = ctx.clock.iso();
+  return ctx.ws.transaction((tx) => {
+    const job = tx.put('jobs', {
+      ...EMPTY,
+      ...fields,
+      id: newId(),
+      object: 'job',
+      job_number: nextJobNumber(tx),
+      name: either(input.name, input.job_name) ?? null,
+      address: either(input.address, input.property_address) ?? '',
+      ...enterStage(stage, now),
+      assignee_ids: fields.assigned_to_id ? [fields.assigned_to_id] : [],
+      portal_token: randomToken('', 24),
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+    });
+    if (input.notes?.trim()) {
+      putNote(tx, { job_id: job.id, content: input.notes, author_id: null, now });
+    }
+    return job;
+  });
+}
+
+const EMPTY = {
+  job_type: 'insurance',
+  city: null,
+  state: null,
+  postal_code: null,
+  county: null,
+  homeowner_id: null,
+  adjuster_id: null,
+  secondary_contact_ids: [],
+  secondary_adjuster_ids: [],
+  assigned_to_id: null,
+  assignee_ids: [],
+  insurance_company: null,
+  claim_number: null,
+  policy_number: null,
+  date_of_loss: null,
+  damage_types: [],
+  tags: [],
+  lead_source: null,
+  priority: null,
+  mortgage_company: null,
+  financing_method: null,
+  rcv_amount: null,
+  acv_amount: null,
+  deductible: null,
+  supplements_amount: null,
+  estimated_amount: null,
+  final_amount: null,
+  contract_date: null,
+  installation_date: null,
+  archived: false,
+  lost_reason: null,
+} satisfies Fields;
+
+/** spec, JobUpdate: the address cannot be cleared; the error names the spelling used. */
+function nextAddress(input: JobUpdate): string | undefined {
+  const field = input.address !== undefined ? 'address' : 'property_address';
+  const value = either(input.address, input.property_address);
+  if (value === null || value === '') {
+    throw new ApiError('invalid_request', `${field} cannot be cleared`, field);
+  }
+  return value;
+}
+
+/** Where a PATCH moves the job: a named stage, or the first column of another pipeline. */
+function nextStage(ctx: ServiceContext, job: Job, input: JobUpdate) {
+  const current = ctx.ws.get('stages', job.stage_id);
+  if (input.pipeline_id !== undefined) {
+    requirePipeline(ctx, input.pipeline_id);
+  }
+  if (input.stage !== undefined) {
+    return resolveStage(ctx, input.stage, {
+      pipelineId: input.pipeline_id,
+      prefer: current?.pipeline_id,
+    });
+  }
+  if (input.pipeline_id !== undefined && input.pipeline_id !== current?.pipeline_id) {
+    return firstStage(ctx, input.pipeline_id);
+  }
+  return undefined;
+}
+
+/** spec, JobUpdate: assigned_to changes the primary assignee; the co-assignees stay. */
+function nextAssignees(job: Job, primary: string | null): string[] {
+  const others = job.assignee_ids.filter((id) => id !== job.assigned_to_id && id !== primary);
+  return primary === null ? others : [primary, ...others];
+}
+
+export function updateJob(ctx: ServiceContext, id: string, input: JobUpdate): Job {
+  const job = getJob(ctx, id);
+  const next: Job = { ...job, ...fieldsOf(ctx, input) };
+  const name = either(input.name, input.job_name);
+  if (name !== undefined) {
+    next.name = blank(name) ?? null;
+  }
+  const address = nextAddress(input);
+  if (address !== undefined) {
+    next.address = address;
+  }
+  if (input.lost_reason !== undefined) {
+    next.lost_reason = blank(input.lost_reason) ?? null;
+  }
+  if (input.archived !== undefined) {
+    next.archived = input.archived;
+  }
+  if (next.assigned_to_id !== job.assigned_to_id) {
+    next.assignee_ids = nextAssignees(job, next.assigned_to_id);
+  }
+  const now = ctx.clock.iso();
+  const stage = nextStage(ctx, job, input);
+  const moved = stage !== undefined && stage.id !== job.stage_id;
+  if (moved) {
+    Object.assign(next, enterStage(stage, now));
+  }
+  if (JSON.stringify(next) === JSON.stringify(job)) {
+    return job; // nothing changed: no write, no event
+  }
+  return ctx.ws.transaction((tx) => {
+    if (moved) {
+      tx.put('timeline', {
+        id: newId(),
+        object: 'timeline_entry',
+        job_id: job.id,
+        kind: 'stage_changed',
+        from_stage_id: job.stage_id,
+        to_stage_id: stage.id,
+        created_at: now,
+      });
+    }
+    return tx.put('jobs', { ...next, updated_at: now });
+  });
+}
+
+/** spec, Conventions: kept 30 days in a recoverable area with everything on it. */
+export function deleteJob(ctx: ServiceContext, id: string): Job {
+  const job = getJob(ctx, id);
+  const now = ctx.clock.iso();
+  return ctx.ws.transaction((tx) => tx.put('jobs', { ...job, deleted_at: now, updated_at: now }));
+}
+
+/** Is `contactId` on the job: homeowner, adjuster, or a secondary contact or adjuster. */
+export const hasContact = (job: Job, contactId: string) =>
+  job.homeowner_id === contactId ||
+  job.adjuster_id === contactId ||
+  job.secondary_contact_ids.includes(contactId) ||
+  job.secondary_adjuster_ids.includes(contactId);
+
+function stageFilter(ctx: ServiceContext, q: JobListQuery): (job: Job) => boolean {
+  const stages = listStages(ctx);
+  let ids: Set<string> | undefined;
+  if (q.stage !== undefined) {
+    const stage = stages.find((s) => s.key === q.stage);
+    if (!stage) {
+      throw new ApiError('invalid_request', `no stage has the key "${q.stage}"`, 'stage');
+    }
+    ids = new Set([stage.id]);
+  }
+  if (q.pipeline_id !== undefined) {
+    const onPipeline = stages.filter((s) => s.pipeline_id === q.pipeline_id).map((s) => s.id);
+    ids = new Set(onPipeline.filter((s) => ids === undefined || ids.has(s)));
+  }
+  return ids === undefined ? () => true : (job) => ids.has(job.stage_id);
+}
+
+export function listJobs(ctx: ServiceContext, q: JobListQuery, after: Position | undefined) {
+  const inTime = timeFilter(q);
+  const onStage = stageFilter(ctx, q);
+  const archived = q.archived ?? 'false';
+  return ctx.ws.scan('jobs', {
+    after,
+    limit: q.limit,
+    where: (job) =>
+      job.deleted_at === null &&
+      (archived === 'any' || job.archived === (archived === 'true')) &&
+      inTime(job) &&
+      onStage(job) &&
+      (q.job_type === undefined || job.job_type === q.job_type) &&
+      (q.assigned_to === undefined || job.assignee_ids.includes(q.assigned_to)) &&
+      (q.contact_id === undefined || hasContact(job, q.contact_id)),
+  });
+}
+
+const norm = (s: string) => s.trim().toLowerCase().replace(/\s+/g, ' ');
+
+/**
+ * spec, GET /jobs/search: address and name match in part, job and claim numbers whole, all
+ * case-insensitive; several criteria must all match. No criteria: an empty list, never the
+ * newest jobs. Archived jobs are found too (decisions.md).
+ */
+export function searchJobs(ctx: ServiceContext, q: JobSearchQuery): Job[] {
+  const tests: ((job: Job) => boolean)[] = [];
+  const address = q.address?.trim() ? norm(q.address) : undefined;
+  if (address !== undefined) {
+    tests.push((job) =>
+      norm([job.address, job.city, job.state, job.postal_code].filter((p) => p).join(' ')).includes(
+        address,
+      ),
+    );
+  }
+  const name = q.name?.trim() ? norm(q.name) : undefined;
+  if (name !== undefined) {
+    tests.push((job) => job.name !== null && norm(job.name).includes(name));
+  }
+  const jobNumber = q.job_number?.trim() ? norm(q.job_number) : undefined;
+  if (jobNumber !== undefined) {
+    tests.push((job) => norm(job.job_number) === jobNumber);
+  }
+  const claim = q.claim_number?.trim() ? norm(q.claim_number) : undefined;
+  if (claim !== undefined) {
+    tests.push((job) => job.claim_number !== null && norm(job.claim_number) === claim);
+  }
+  const contactId = q.contact_id;
+  if (contactId !== undefined) {
+    tests.push((job) => hasContact(job, contactId));
+  }
+  if (tests.length === 0) {
+    return [];
+  }
+  return ctx.ws.scan('jobs', {
+    limit: q.limit,
+    where: (job) => job.deleted_at === null && tests.every((test) => test(job)),
+  }).items;
+}
+
+/** spec, GET /contacts/{id}/jobs: every job the person is on, archived included. */
+export function jobsOfContact(
+  ctx: ServiceContext,
+  contactId: string,
+  q: { limit: number },
+  after: Position | undefined,
+) {
+  getContact(ctx, contactId);
+  return ctx.ws.scan('jobs', {
+    after,
+    limit: q.limit,
+    where: (job) => job.deleted_at === null && hasContact(job, contactId),
+  });
+}

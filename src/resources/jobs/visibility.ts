@@ -1,0 +1,31 @@
+import type { ServiceContext } from '../../context';
+import { ApiError } from '../../platform/errors';
+import type { Job } from './schema';
+
+// A deleted job is in the recoverable area: it, and everything on it, is gone from the API
+// until it is restored. Every resource that hangs off a job asks here.
+
+export function findJob(ctx: ServiceContext, id: string): Job | undefined {
+  const job = ctx.ws.get('jobs', id);
+  return job && job.deleted_at === null ? job : undefined;
+}
+
+export const jobIsLive = (ctx: ServiceContext, id: string | null): boolean =>
+  id === null || findJob(ctx, id) !== undefined;
+
+export function getJob(ctx: ServiceContext, id: string): Job {
+  const job = findJob(ctx, id);
+  if (!job) {
+    throw new ApiError('not_found', 'no such job');
+  }
+  return job;
+}
+
+/** For a field that names a job: 400 naming the field when there is no such job. */
+export function requireJob(ctx: ServiceContext, id: string, field: string): Job {
+  const job = findJob(ctx, id);
+  if (!job) {
+    throw new ApiError('invalid_request', `${field} is not a job of this workspace`, field);
+  }
+  return job;
+}

@@ -1,0 +1,127 @@
+import type { Runtime } from '../context';
+import { GLOBAL, type TxScope, type WorkspaceCollections } from '../store';
+import { hasContact } from './jobs/service';
+
+const RETAIN_MS = 30 * 24 * 60 * 60 * 1000; // spec, Limits: recoverable deletion period, 30 days
+const RECOVERABLE = ['jobs', 'contacts'] as const;
+type Recoverable = (typeof RECOVERABLE)[number];
+
+/** Collections whose records hang off a job and go with it. */
+const ON_JOB = [
+  'notes',
+  'tasks',
+  'timeline',
+  'files',
+  'estimates',
+  'invoices',
+  'payments',
+] as const;
+
+const taskKey = (coll: Recoverable, wsId: string, id: string) => `purge:${coll}:${wsId}:${id}`;
+
+/**
+ * spec, Conventions: a deleted job or contact is kept 30 days with everything on it, then purged.
+ * The purge is scheduled from the change that deleted it (so the API, the app and a replayed
+ * journal all schedule it alike) and checks the record again when it runs: a restore, or a
+ * later deletion, makes it do nothing.
+ */
+export function watchDeletions(rt: Runtime): void {
+  const schedule = (coll: Recoverable, wsId: string, id: string, deletedAt: string) =>
+    rt.scheduler.schedule(taskKey(coll, wsId, id), Date.parse(deletedAt) + RETAIN_MS, () =>
+      purge(rt, coll, wsId, id),
+    );
+  for (const ws of rt.store.global.values('workspaces')) {
+    const scoped = rt.store.workspace(ws.id);
+    for (const coll of RECOVERABLE) {
+      for (const rec of scoped.values(coll)) {
+        if (rec.deleted_at) {
+          schedule(coll, ws.id, rec.id, rec.deleted_at);
+        }
+      }
+    }
+  }
+  rt.store.onCommit((changes) => {
+    for (const change of changes) {
+      const coll = change.coll as Recoverable;
+      if (change.scope === GLOBAL || !RECOVERABLE.includes(coll)) {
+        continue;
+      }
+      const deletedAt = (change.after as { deleted_at?: string | null } | undefined)?.deleted_at;
+      if (deletedAt) {
+        schedule(coll, change.scope, change.id, deletedAt);
+      } else {
+        rt.scheduler.cancel(taskKey(coll, change.scope, change.id));
+      }
+    }
+  });
+}
+
+function purge(rt: Runtime, coll: Recoverable, wsId: string, id: string): void {
+  rt.store.transaction((tx) => {
+    const ws = tx.workspace(wsId);
+    const rec = ws.get(coll, id);
+    if (!rec?.deleted_at || Date.parse(rec.deleted_at) + RETAIN_MS > rt.clock.nowMs()) {
+      return;
+    }
+    if (coll === 'jobs') {
+      purgeJob(ws, id);
+    } else {
+      purgeContact(ws, id);
+    }
+  });
+}
+
+function purgeJob(ws: TxScope<WorkspaceCollections>, id: string): void {
+  ws.delete('jobs', id);
+  for (const coll of ON_JOB) {
+    for (const rec of ws.all(coll)) {
+      if (rec.job_id === id) {
+        ws.delete(coll, rec.id);
+      }
+    }
+  }
+}
+
+/** A purged contact takes its tasks with it, and leaves the jobs it was on. */
+function purgeContact(ws: TxScope<WorkspaceCollections>, id: string): void {
+  ws.delete('contacts', id);
+  for (const task of ws.all('tasks')) {
+    if (task.contact_id === id) {
+      ws.delete('tasks', task.id);
+    }
+  }
+  for (const job of ws.all('jobs')) {
+    if (hasContact(job, id)) {
+      // The link was already hidden while the contact was deleted: nothing a client sees changes.
+      ws.put('jobs', {
+        ...job,
+        homeowner_id: job.homeowner_id === id ? null : job.homeowner_id,
+        adjuster_id: job.adjuster_id === id ? null : job.adjuster_id,
+        secondary_contact_ids: job.secondary_contact_ids.filter((c) => c !== id),
+        secondary_adjuster_ids: job.secondary_adjuster_ids.filter((c) => c !== id),
+      });
+    }
+  }
+}
+
+/** Brings a deleted record back (within its 30 days); a live one is returned as it is. */
+export function restore<K extends Recoverable>(
+  rt: Runtime,
+  coll: K,
+  id: string,
+): { workspaceId: string; record: WorkspaceCollections[K] } | undefined {
+  for (const ws of rt.store.global.values('workspaces')) {
+    const found = rt.store.workspace(ws.id).get(coll, id);
+    if (found) {
+      const record = found.deleted_at
+        ? rt.store.transaction((tx) =>
+            tx
+              .workspace(ws.id)
+              .put(coll, { ...found, deleted_at: null, updated_at: rt.clock.iso() }),
+          )
+        : found;
+      return { workspaceId: ws.id, record };
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,120 @@
+import { createRoute, OpenAPIHono, type z } from '@hono/zod-openapi';
+import type { AppEnv, Runtime } from '../../context';
+import { jsonResponse } from '../../platform/openapi/responses';
+import {
+  changeErrors,
+  deletedResponse,
+  idParam,
+  jsonBody,
+  paged,
+  readErrors,
+  readOneErrors,
+  writeOnly,
+} from '../common/routing';
+import {
+  AppointmentCreateSchema,
+  TaskCreateSchema,
+  TaskListQuery,
+  TaskListSchema,
+  TaskSchema,
+  TaskUpdateSchema,
+} from './schema';
+import { createTask, deleteTask, getTask, listTasks, presentTask, updateTask } from './service';
+
+const tags = ['Tasks and appointments'];
+
+const listRoute = (path: '/tasks' | '/appointments') =>
+  createRoute({
+    method: 'get',
+    path,
+    tags,
+    summary: path === '/tasks' ? 'Tasks and appointments, newest first' : 'Appointments only',
+    request: { query: TaskListQuery },
+    responses: { 200: jsonResponse(TaskListSchema, 'A page of tasks'), ...readErrors() },
+  });
+
+const createRouteFor = <S extends z.ZodType>(path: '/tasks' | '/appointments', schema: S) =>
+  createRoute({
+    method: 'post',
+    path,
+    tags,
+    middleware: writeOnly,
+    summary:
+      path === '/tasks'
+        ? 'Add a task (appointment_type makes it an appointment)'
+        : 'Schedule an appointment',
+    request: { body: jsonBody(schema) },
+    responses: { 201: jsonResponse(TaskSchema, 'The task'), ...changeErrors() },
+  });
+
+const getOne = createRoute({
+  method: 'get',
+  path: '/tasks/{id}',
+  summary: 'One task or appointment',
+  tags,
+  request: { params: idParam },
+  responses: { 200: jsonResponse(TaskSchema, 'The task'), ...readOneErrors() },
+});
+const update = createRoute({
+  method: 'patch',
+  path: '/tasks/{id}',
+  summary: 'Change a task; completed: true marks it done',
+  tags,
+  middleware: writeOnly,
+  request: { params: idParam, body: jsonBody(TaskUpdateSchema) },
+  responses: { 200: jsonResponse(TaskSchema, 'The task as it now is'), ...changeErrors(true) },
+});
+const remove = createRoute({
+  method: 'delete',
+  path: '/tasks/{id}',
+  summary: 'Delete a task for good',
+  tags,
+  middleware: writeOnly,
+  request: { params: idParam },
+  responses: { 200: deletedResponse(), ...changeErrors(true) },
+});
+
+export function taskRoutes(rt: Runtime) {
+  const app = new OpenAPIHono<AppEnv>();
+  for (const path of ['/tasks', '/appointments'] as const) {
+    app.openapi(listRoute(path), (c) => {
+      const ctx = c.get('ctx');
+      const q = { ...c.req.valid('query'), onlyAppointments: path === '/appointments' };
+      return c.json(
+        paged(
+          rt,
+          ctx,
+          path.slice(1),
+          q,
+          (after) => listTasks(ctx, q, after),
+          (t) => presentTask(ctx, t),
+        ),
+        200,
+      );
+    });
+  }
+  app.openapi(createRouteFor('/tasks', TaskCreateSchema), (c) => {
+    const ctx = c.get('ctx');
+    return c.json(presentTask(ctx, createTask(ctx, c.req.valid('json'))), 201);
+  });
+  app.openapi(createRouteFor('/appointments', AppointmentCreateSchema), (c) => {
+    const ctx = c.get('ctx');
+    return c.json(presentTask(ctx, createTask(ctx, c.req.valid('json'))), 201);
+  });
+  return app
+    .openapi(getOne, (c) => {
+      const ctx = c.get('ctx');
+      return c.json(presentTask(ctx, getTask(ctx, c.req.valid('param').id)), 200);
+    })
+    .openapi(update, (c) => {
+      const ctx = c.get('ctx');
+      return c.json(
+        presentTask(ctx, updateTask(ctx, c.req.valid('param').id, c.req.valid('json'))),
+        200,
+      );
+    })
+    .openapi(remove, (c) => {
+      const { id } = deleteTask(c.get('ctx'), c.req.valid('param').id);
+      return c.json({ id, object: 'task', deleted: true as const }, 200);
+    });
+}

@@ -1,0 +1,176 @@
+import type { z } from '@hono/zod-openapi';
+import type { ServiceContext } from '../../context';
+import { ApiError } from '../../platform/errors';
+import { newId } from '../../platform/ids';
+import { type ListQuery, timeFilter } from '../../platform/paging';
+import type { Position } from '../../store';
+import { findContact, requireContact } from '../contacts/service';
+import { jobIsLive, requireJob } from '../jobs/visibility';
+import { requireUser } from '../users/service';
+import type { Task, TaskCreate, TaskListQuery, TaskSchema, TaskUpdate } from './schema';
+
+export function presentTask(ctx: ServiceContext, t: Task): z.infer<typeof TaskSchema> {
+  return {
+    id: t.id,
+    object: 'task',
+    title: t.title,
+    description: t.description,
+    due_date: t.due_date,
+    end_date: t.end_date,
+    duration_minutes: t.duration_minutes,
+    priority: t.priority,
+    completed: t.completed,
+    completed_at: t.completed_at,
+    is_appointment: t.appointment_type !== null,
+    appointment_type: t.appointment_type,
+    outcome: t.outcome,
+    customer_reminder: t.customer_reminder,
+    reminder_minutes: t.reminder_minutes,
+    job_id: t.job_id,
+    contact_id: t.contact_id,
+    assigned_to_id: t.assigned_to_id,
+    assigned_to_name: t.assigned_to_id
+      ? (ctx.ws.get('users', t.assigned_to_id)?.name ?? null)
+      : null,
+    created_at: t.created_at,
+    updated_at: t.updated_at,
+    url: `${ctx.appUrl}/tasks/${t.id}`,
+  };
+}
+
+/** A task of a deleted job or contact is gone with it, until that is restored. */
+const isVisible = (ctx: ServiceContext, task: Task) =>
+  jobIsLive(ctx, task.job_id) &&
+  (task.contact_id === null || findContact(ctx, task.contact_id) !== undefined);
+
+export function getTask(ctx: ServiceContext, id: string): Task {
+  const task = ctx.ws.get('tasks', id);
+  if (!task || !isVisible(ctx, task)) {
+    throw new ApiError('not_found', 'no such task');
+  }
+  return task;
+}
+
+const APPOINTMENT_TITLES = {
+  inspection: 'Inspection',
+  adjuster_meeting: 'Adjuster meeting',
+  build_day: 'Build day',
+} as const;
+
+type Fields = Partial<Omit<Task, 'id' | 'object' | 'created_at' | 'updated_at'>>;
+
+/** The fields a body sets, with references checked and completion stamped. */
+function fieldsOf(ctx: ServiceContext, input: TaskCreate | TaskUpdate, current?: Task): Fields {
+  const { assigned_to, job_id, contact_id, completed, ...plain } = input;
+  const out: Fields = {};
+  for (const [key, value] of Object.entries(plain)) {
+    if (value !== undefined) {
+      (out as Record<string, unknown>)[key] = value === '' ? null : value;
+    }
+  }
+  if (job_id !== undefined) {
+    out.job_id = job_id === null ? null : requireJob(ctx, job_id, 'job_id').id;
+  }
+  if (contact_id !== undefined) {
+    out.contact_id = contact_id === null ? null : requireContact(ctx, contact_id, 'contact_id').id;
+  }
+  if (assigned_to !== undefined) {
+    out.assigned_to_id =
+      assigned_to === null ? null : requireUser(ctx, assigned_to, 'assigned_to').id;
+  }
+  // spec, States: completed true sets completed_at (kept if it was already done); false clears it.
+  if (completed !== undefined && completed !== current?.completed) {
+    out.completed = completed;
+    out.completed_at = completed ? ctx.clock.iso() : null;
+  }
+  return out;
+}
+
+/** An end date before the day the task is due is a mistake in the request. */
+function checkEndDate(task: Pick<Task, 'due_date' | 'end_date'>): void {
+  if (
+    task.end_date !== null &&
+    task.due_date !== null &&
+    task.end_date < task.due_date.slice(0, 10)
+  ) {
+    throw new ApiError('invalid_request', 'end_date is before the day of due_date', 'end_date');
+  }
+}
+
+const BLANK: Omit<Task, 'id' | 'object' | 'created_at' | 'updated_at'> = {
+  title: null,
+  description: null,
+  due_date: null,
+  end_date: null,
+  duration_minutes: null,
+  priority: null,
+  completed: false,
+  completed_at: null,
+  appointment_type: null,
+  outcome: null,
+  customer_reminder: null,
+  reminder_minutes: null,
+  job_id: null,
+  contact_id: null,
+  assigned_to_id: null,
+};
+
+/** decisions.md: a task needs a title; an appointment without one is titled by its type. */
+export function createTask(ctx: ServiceContext, input: TaskCreate): Task {
+  const fields = { ...BLANK, ...fieldsOf(ctx, input) };
+  if (!fields.title) {
+    if (!fields.appointment_type) {
+      throw new ApiError('invalid_request', 'title is required', 'title');
+    }
+    fields.title = APPOINTMENT_TITLES[fields.appointment_type];
+  }
+  checkEndDate(fields);
+  const now = ctx.clock.iso();
+  return ctx.ws.transaction((tx) =>
+    tx.put('tasks', { id: newId(), object: 'task', ...fields, created_at: now, updated_at: now }),
+  );
+}
+
+export function updateTask(ctx: ServiceContext, id: string, input: TaskUpdate): Task {
+  const task = getTask(ctx, id);
+  if (input.title !== undefined && input.title === '') {
+    throw new ApiError('invalid_request', 'title cannot be empty', 'title');
+  }
+  const next: Task = { ...task, ...fieldsOf(ctx, input, task) };
+  checkEndDate(next);
+  if (JSON.stringify(next) === JSON.stringify(task)) {
+    return task;
+  }
+  return ctx.ws.transaction((tx) => tx.put('tasks', { ...next, updated_at: ctx.clock.iso() }));
+}
+
+/** spec, Conventions: a deleted task is gone for good. */
+export function deleteTask(ctx: ServiceContext, id: string): Task {
+  const task = getTask(ctx, id);
+  ctx.ws.transaction((tx) => tx.delete('tasks', id));
+  return task;
+}
+
+export function listTasks(
+  ctx: ServiceContext,
+  q: ListQuery & Partial<Omit<TaskListQuery, 'limit' | 'cursor'>> & { onlyAppointments?: boolean },
+  after: Position | undefined,
+) {
+  const inTime = timeFilter(q);
+  const appointments = q.onlyAppointments ? 'true' : q.appointments;
+  return ctx.ws.scan('tasks', {
+    after,
+    limit: q.limit,
+    where: (t) =>
+      inTime(t) &&
+      (q.completed === undefined || t.completed === (q.completed === 'true')) &&
+      (appointments === undefined || (t.appointment_type !== null) === (appointments === 'true')) &&
+      (q.job_id === undefined || t.job_id === q.job_id) &&
+      (q.contact_id === undefined || t.contact_id === q.contact_id) &&
+      (q.assigned_to === undefined || t.assigned_to_id === q.assigned_to) &&
+      // spec, Tasks: due_after / due_before compare wall-clock digits, never shifted
+      (q.due_after === undefined || (t.due_date !== null && t.due_date >= q.due_after)) &&
+      (q.due_before === undefined || (t.due_date !== null && t.due_date < q.due_before)) &&
+      isVisible(ctx, t),
+  });
+}
