@@ -8,6 +8,7 @@ import type { Pipeline, Stage } from '../resources/pipelines/schema';
 import type { User } from '../resources/users/schema';
 import type { Profile } from './profiles';
 import { TEAMS, TEMPLATE_COUNT } from './profiles';
+import { type GeneratedRecords, generateRecords } from './records';
 import { COMPANY_LEADS, COMPANY_TRADES, MARKETS, PIPELINES, TEMPLATES } from './vocabulary';
 
 export interface GenerateOptions {
@@ -27,7 +28,7 @@ export interface Market {
   longitude: number;
 }
 
-export interface Generated {
+export interface Generated extends GeneratedRecords {
   workspace: Workspace & { market: Market };
   users: User[];
   pipelines: Pipeline[];
@@ -135,5 +136,15 @@ export function generateWorkspace(opts: GenerateOptions): Generated {
     },
   );
 
-  return { workspace, users, pipelines, stages, estimate_templates };
+  const records = generateRecords({
+    faker,
+    profile: opts.profile,
+    users,
+    pipelines,
+    stages,
+    market,
+    since: createdMs,
+    until: opts.anchorMs,
+  });
+  return { workspace, users, pipelines, stages, estimate_templates, ...records };
 }

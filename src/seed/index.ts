@@ -2,7 +2,8 @@ import { mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { mintApiKey } from '../platform/auth';
 import type { StoreMeta } from '../runtime';
-import { Store, type Tx } from '../store';
+import { Store, type Tx, type WorkspaceCollections } from '../store';
+import type { Name, RecordOf } from '../store/collections';
 import { acquireLock } from '../store/lock';
 import type { Generated, GenerateOptions } from './generate';
 import { seededKey, seededSecret, seededUuid } from './keys';
@@ -42,18 +43,24 @@ export function insertWorkspace(
 ): KeyPair {
   tx.global.put('workspaces', gen.workspace);
   const ws = tx.workspace(gen.workspace.id);
-  for (const user of gen.users) {
-    ws.put('users', user);
-  }
-  for (const pipeline of gen.pipelines) {
-    ws.put('pipelines', pipeline);
-  }
-  for (const stage of gen.stages) {
-    ws.put('stages', stage);
-  }
-  for (const template of gen.estimate_templates) {
-    ws.put('estimate_templates', template);
-  }
+  const putAll = <K extends Name<WorkspaceCollections>>(
+    coll: K,
+    records: RecordOf<WorkspaceCollections, K>[],
+  ) => {
+    for (const rec of records) {
+      ws.put(coll, rec);
+    }
+  };
+  putAll('users', gen.users);
+  putAll('pipelines', gen.pipelines);
+  putAll('stages', gen.stages);
+  putAll('estimate_templates', gen.estimate_templates);
+  putAll('contacts', gen.contacts);
+  putAll('jobs', gen.jobs);
+  putAll('tasks', gen.tasks);
+  putAll('notes', gen.notes);
+  putAll('timeline', gen.timeline);
+  putAll('counters', gen.counters);
   const mint = (access: 'write' | 'read', given?: { id: string; key: string }) => {
     const minted = mintApiKey(tx.global, {
       workspaceId: gen.workspace.id,

@@ -15,3 +15,14 @@ export const TEAMS: Record<Profile, Partial<Record<Role, number>>> = {
 
 /** Templates each profile carries (the first N of the vocabulary). */
 export const TEMPLATE_COUNT: Record<Profile, number> = { empty: 2, small: 3, demo: 5, large: 5 };
+
+/** The records each profile carries (large is for benchmarks: 10,000 jobs, about 25 MB). */
+export const RECORDS: Record<
+  Profile,
+  { jobs: number; looseContacts: number; tasksPer: number; notesPer: number }
+> = {
+  empty: { jobs: 0, looseContacts: 0, tasksPer: 0, notesPer: 0 },
+  small: { jobs: 14, looseContacts: 4, tasksPer: 1, notesPer: 1.5 },
+  demo: { jobs: 72, looseContacts: 15, tasksPer: 1.2, notesPer: 2.5 },
+  large: { jobs: 10_000, looseContacts: 300, tasksPer: 0.4, notesPer: 1 },
+};

@@ -186,3 +186,134 @@ export const TEMPLATES: { name: string; lines: LineDef[] }[] = [
     ],
   },
 ];
+
+/** Carriers with the shape of their claim numbers (# a digit, A a letter). */
+export const CARRIERS = [
+  { name: 'State Farm', claim: '##-####-###', policy: '###-####-##' },
+  { name: 'Allstate', claim: '0#########', policy: '9#########' },
+  { name: 'USAA', claim: '###########-###', policy: '#######-##' },
+  { name: 'Farmers Insurance', claim: '#########-#', policy: '9########' },
+  { name: 'Liberty Mutual', claim: 'LM-########', policy: 'H##-###-######-##' },
+  { name: 'Travelers', claim: 'AAA####', policy: '###-###-###-###' },
+  { name: 'Nationwide', claim: '##-######-##', policy: '##-HO-######' },
+  { name: 'American Family', claim: '##-###-######', policy: '##-A###-##' },
+  { name: 'Progressive', claim: '##-#######', policy: '########' },
+  { name: 'Auto-Owners', claim: '###-####-####', policy: '##-###-###-##' },
+] as const;
+
+export const DAMAGE_TYPES = ['hail', 'wind', 'tree impact', 'water', 'ice dam'] as const;
+
+export const LEAD_SOURCES = [
+  'Door knock',
+  'Referral',
+  'Storm list',
+  'Website',
+  'Google',
+  'Facebook',
+  'Yard sign',
+  'Repeat customer',
+] as const;
+
+export const TAGS = [
+  'hail-2026',
+  'gutters',
+  'siding',
+  'supplement',
+  'priority',
+  'HOA',
+  'solar',
+  'metal',
+] as const;
+
+export const LOST_REASONS = [
+  'Claim denied',
+  'Went with another contractor',
+  'Homeowner unresponsive',
+  'Price too high',
+  'Below deductible',
+] as const;
+
+export const MORTGAGE_COMPANIES = [
+  'Wells Fargo Home Mortgage',
+  'Rocket Mortgage',
+  'Chase',
+  'Mr. Cooper',
+  'PennyMac',
+] as const;
+
+export const ADJUSTER_TYPES = ['field', 'desk', 'independent'] as const;
+
+/** How often a job sits in each column; every column gets some. */
+export const STAGE_WEIGHTS: Record<string, number> = {
+  lead: 12,
+  inspection_scheduled: 10,
+  inspected: 9,
+  claim_filed: 9,
+  adjuster_meeting: 8,
+  approved: 8,
+  contract_signed: 7,
+  materials_ordered: 5,
+  production_scheduled: 5,
+  installed: 5,
+  final_invoice: 5,
+  completed: 12,
+  lost: 5,
+  retail_lead: 10,
+  retail_estimate_sent: 9,
+  retail_contract_signed: 7,
+  retail_scheduled: 6,
+  retail_installed: 5,
+  retail_completed: 10,
+  retail_lost: 4,
+};
+
+export const NOTE_LINES = [
+  'Met homeowner on site. Hail hits on the north and west slopes, soft metals dented.',
+  'Left a door hanger; no answer. Will come back Saturday morning.',
+  'Homeowner filed the claim by phone; waiting on the adjuster assignment.',
+  'Adjuster meeting went well: full roof approval, gutters on the front elevation.',
+  'Sent the supplement for ice and water shield and drip edge.',
+  'Materials ordered: architectural shingles, weathered wood color.',
+  'Crew scheduled; dumpster drop the day before.',
+  'Install complete. Cleaned up with a magnet sweep; homeowner happy.',
+  'Depreciation released after the completion certificate.',
+  'Homeowner asked about financing for the retail upgrade to metal.',
+  'Photos uploaded from the inspection: 8 hits per test square.',
+  'Called the mortgage company about endorsing the insurance check.',
+] as const;
+
+export const TASK_TITLES = [
+  'Call homeowner about the claim number',
+  'Upload inspection photos',
+  'Send the supplement to the carrier',
+  'Collect the deductible',
+  'Order materials',
+  'Confirm the build date with the crew',
+  'Follow up on the depreciation check',
+  'Get the mortgage company to endorse the check',
+  'Send the final invoice',
+  'Ask for a review',
+] as const;
+
+/** The appointment a job in each open column is waiting for. */
+export const APPOINTMENT_FOR_STAGE: Record<
+  string,
+  'inspection' | 'adjuster_meeting' | 'build_day'
+> = {
+  lead: 'inspection',
+  inspection_scheduled: 'inspection',
+  inspected: 'inspection',
+  claim_filed: 'adjuster_meeting',
+  adjuster_meeting: 'adjuster_meeting',
+  approved: 'adjuster_meeting',
+  contract_signed: 'build_day',
+  materials_ordered: 'build_day',
+  production_scheduled: 'build_day',
+  installed: 'build_day',
+  final_invoice: 'build_day',
+  retail_lead: 'inspection',
+  retail_estimate_sent: 'inspection',
+  retail_contract_signed: 'build_day',
+  retail_scheduled: 'build_day',
+  retail_installed: 'build_day',
+};

@@ -1,0 +1,103 @@
+import { describe, expect, test } from 'vitest';
+import zipcodes from 'zipcodes';
+import { generate, SEED_ANCHOR_MS } from '../../src/seed';
+import { type Client, harness, type Json } from '../support/harness';
+
+async function all(client: Client, path: string): Promise<Json[]> {
+  const out: Json[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = await client.get(path, {
+      query: cursor ? { limit: 200, cursor } : { limit: 200 },
+    });
+    expect(page.status).toBe(200);
+    out.push(...page.body.data);
+    cursor = page.body.next_cursor;
+  } while (cursor);
+  return out;
+}
+
+describe('seeded records', () => {
+  test('a demo workspace read back through the API: every record fits the document', async () => {
+    const h = harness({ rateLimit: null });
+    const ws = await h.workspace({ profile: 'demo', seed: 11 });
+    // the harness checks every page against /v1/openapi.json with prism-http
+    const jobs = await all(ws.api, '/jobs', { archived: 'any' });
+    const contacts = await all(ws.api, '/contacts');
+    const tasks = await all(ws.api, '/tasks');
+    const notes = await all(ws.api, '/notes');
+    expect(jobs.length).toBeGreaterThan(40);
+    expect(contacts.length).toBeGreaterThan(jobs.length);
+    expect(tasks.some((t) => t.is_appointment)).toBe(true);
+    expect(tasks.some((t) => !t.is_appointment)).toBe(true);
+    expect(notes.length).toBeGreaterThan(jobs.length);
+  });
+
+  test('jobs spread over the stages of both pipelines, with both job types', async () => {
+    const gen = await generate({ profile: 'demo', seed: 4, anchorMs: SEED_ANCHOR_MS });
+    const stageOf = new Map(gen.stages.map((s) => [s.id, s]));
+    const pipelines = new Set(gen.jobs.map((j) => stageOf.get(j.stage_id)?.pipeline_id));
+    expect(pipelines.size).toBe(2);
+    const covered = new Set(gen.jobs.map((j) => j.stage_id));
+    expect(covered.size).toBeGreaterThanOrEqual(14);
+    expect(new Set(gen.jobs.map((j) => j.job_type))).toEqual(new Set(['insurance', 'retail']));
+    for (const job of gen.jobs) {
+      const stage = stageOf.get(job.stage_id);
+      const pipeline = gen.pipelines.find((p) => p.id === stage?.pipeline_id);
+      expect(pipeline?.is_default, `${job.job_type} job on ${pipeline?.name}`).toBe(
+        job.job_type === 'insurance',
+      );
+      expect(job.completed_at !== null).toBe(stage?.is_completed);
+      expect(job.lost_at !== null).toBe(stage?.is_lost);
+    }
+  });
+
+  test('addresses agree with their ZIP; homeowners live at the job; adjusters work for its carrier', async () => {
+    const gen = await generate({ profile: 'demo', seed: 5, anchorMs: SEED_ANCHOR_MS });
+    const contacts = new Map(gen.contacts.map((c) => [c.id, c]));
+    for (const job of gen.jobs) {
+      expect(zipcodes.lookup(job.postal_code ?? '')).toMatchObject({
+        city: job.city,
+        state: job.state,
+      });
+      const homeowner = contacts.get(job.homeowner_id ?? '');
+      expect(homeowner?.address).toBe(job.address);
+      expect(homeowner?.postal_code).toBe(job.postal_code);
+      if (job.adjuster_id) {
+        const adjuster = contacts.get(job.adjuster_id);
+        expect(adjuster?.type).toBe('adjuster');
+        expect(adjuster?.company).toBe(job.insurance_company);
+      }
+      if (job.job_type === 'insurance' && job.claim_number) {
+        expect(job.insurance_company).not.toBeNull();
+      }
+    }
+  });
+
+  test('job numbers follow creation order; tasks and notes hang off real jobs', async () => {
+    const gen = await generate({ profile: 'demo', seed: 6, anchorMs: SEED_ANCHOR_MS });
+    const byNumber = [...gen.jobs].sort(
+      (a, b) => Number(a.job_number.slice(2)) - Number(b.job_number.slice(2)),
+    );
+    expect(byNumber.map((j) => j.created_at)).toEqual(
+      [...byNumber.map((j) => j.created_at)].sort(),
+    );
+    expect(gen.counters).toEqual([{ id: 'job_number', value: 1000 + gen.jobs.length }]);
+    const jobs = new Set(gen.jobs.map((j) => j.id));
+    expect(gen.tasks.every((t) => t.job_id !== null && jobs.has(t.job_id))).toBe(true);
+    expect(gen.notes.every((n) => jobs.has(n.job_id))).toBe(true);
+    for (const task of gen.tasks) {
+      expect(task.due_date).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
+      expect(task.completed_at !== null).toBe(task.completed);
+    }
+  });
+
+  test('the empty profile has no records; large has 10,000 jobs', async () => {
+    const empty = await generate({ profile: 'empty', seed: 1, anchorMs: SEED_ANCHOR_MS });
+    expect([empty.jobs, empty.contacts, empty.tasks, empty.notes].map((l) => l.length)).toEqual([
+      0, 0, 0, 0,
+    ]);
+    const large = await generate({ profile: 'large', seed: 1, anchorMs: SEED_ANCHOR_MS });
+    expect(large.jobs).toHaveLength(10_000);
+  });
+});
