@@ -48,7 +48,7 @@ export const usState = () =>
       }
       return code;
     })
-    .openapi({ type: 'string', description: 'A two-letter code (TX) or a name (Texas)' });
+    .openapi({ description: 'A two-letter code (TX) or a name (Texas)' });
 
 const splitList = (value: string[] | string): string[] => {
   const items = (typeof value === 'string' ? value.split(',') : value).map((v) => v.trim());
@@ -75,4 +75,19 @@ export function patchShape<S extends Record<string, z.ZodType>>(
     out[key] = schema.nullable().optional();
   }
   return out as { [K in keyof S]: z.ZodOptional<z.ZodNullable<S[K]>> };
+}
+
+const blankString = z.literal('');
+
+/** spec, Conventions: for jobs an empty string clears a field as null does, whatever its type. */
+export function blankablePatchShape<S extends Record<string, z.ZodType>>(
+  shape: S,
+): { [K in keyof S]: z.ZodOptional<z.ZodNullable<z.ZodUnion<[S[K], typeof blankString]>>> } {
+  const out: Record<string, z.ZodType> = {};
+  for (const [key, schema] of Object.entries(shape)) {
+    out[key] = z.union([schema, blankString]).nullable().optional();
+  }
+  return out as {
+    [K in keyof S]: z.ZodOptional<z.ZodNullable<z.ZodUnion<[S[K], typeof blankString]>>>;
+  };
 }

@@ -1,6 +1,8 @@
-import { z } from '@hono/zod-openapi';
-import type { Runtime, ServiceContext } from '../../context';
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import type { AppEnv, Runtime, ServiceContext } from '../../context';
 import { requireWrite } from '../../platform/auth';
+import { ApiError } from '../../platform/errors';
+import { errorResponse } from '../../platform/errors/handler';
 import {
   baseErrors,
   errorResponses,
@@ -23,11 +25,15 @@ export const jsonBody = <T extends z.ZodType>(schema: T) => ({
 
 /** The answers every read may give. */
 export const readErrors = () => errorResponses('invalid_request', ...baseErrors);
+// A path with an {id} also answers 405 when a static path sits where the id would (a PATCH of
+// /jobs/search reaches the operation PATCH /jobs/{id} as far as routing goes).
+const oneRecord = ['not_found', 'method_not_allowed'] as const;
+
 /** The answers every read of one record may give. */
-export const readOneErrors = () => errorResponses('invalid_request', 'not_found', ...baseErrors);
-/** The answers every write may give, a write to one record adding 404. */
+export const readOneErrors = () => errorResponses('invalid_request', ...oneRecord, ...baseErrors);
+/** The answers every write may give, a write to one record adding 404 and 405. */
 export const changeErrors = (one = false) =>
-  errorResponses(...writeErrors, ...(one ? (['not_found'] as const) : []), ...baseErrors);
+  errorResponses(...writeErrors, ...(one ? oneRecord : []), ...baseErrors);
 
 export const writeOnly = [requireWrite()];
 
@@ -43,4 +49,25 @@ export function paged<R extends Rec, T>(
   present: (rec: R) => T,
 ) {
   return listBody(rt, ctx, list, scan(pageStart(rt, ctx, list, q)), present);
+}
+
+/**
+ * spec, Errors: a known path with the wrong verb is 405. A static path that sits where a
+ * parameter could (`/jobs/search` beside `/jobs/{id}`) would otherwise hand the other verbs to the
+ * parameter route; registered right after its GET, this answers them.
+ */
+export function onlyGet(app: OpenAPIHono<AppEnv>, path: string): void {
+  app.all(path, (c) =>
+    errorResponse(
+      c,
+      new ApiError(
+        'method_not_allowed',
+        `${c.req.method} is not allowed here; use GET, HEAD`,
+        undefined,
+        {
+          Allow: 'GET, HEAD',
+        },
+      ),
+    ),
+  );
 }

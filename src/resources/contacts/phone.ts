@@ -9,15 +9,20 @@ export function normalizePhone(input: string): string | undefined {
   if (main === '' || /[^\d\s().+\-/]/.test(main)) {
     return undefined;
   }
-  let digits = main.replace(/\D/g, '');
+  const digits = main.replace(/\D/g, '');
   const suffix = ext ? ` x${ext[1]}` : '';
-  if (digits.length === 11 && digits.startsWith('1')) {
-    digits = digits.slice(1);
+  // With a +, the country code is explicit: only +1 is North American.
+  const international = main.startsWith('+');
+  const national =
+    digits.length === 11 && digits.startsWith('1')
+      ? digits.slice(1)
+      : digits.length === 10 && !international
+        ? digits
+        : undefined;
+  if (national !== undefined) {
+    return `(${national.slice(0, 3)}) ${national.slice(3, 6)}-${national.slice(6)}${suffix}`;
   }
-  if (digits.length === 10) {
-    return `(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}${suffix}`;
-  }
-  if (main.startsWith('+') && digits.length >= 8 && digits.length <= 15) {
+  if (international && digits.length >= 8 && digits.length <= 15) {
     return `+${digits}${suffix}`;
   }
   return undefined;

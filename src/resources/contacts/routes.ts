@@ -7,6 +7,7 @@ import {
   deletedResponse,
   idParam,
   jsonBody,
+  onlyGet,
   paged,
   readErrors,
   readOneErrors,
@@ -104,62 +105,64 @@ const jobs = createRoute({
 });
 
 export function contactRoutes(rt: Runtime) {
-  return new OpenAPIHono<AppEnv>()
-    .openapi(list, (c) => {
-      const ctx = c.get('ctx');
-      const q = c.req.valid('query');
-      return c.json(
-        paged(
-          rt,
-          ctx,
-          'contacts',
-          q,
-          (after) => listContacts(ctx, q, after),
-          (x) => presentContact(ctx, x),
-        ),
-        200,
-      );
-    })
-    .openapi(create, (c) => {
-      const ctx = c.get('ctx');
-      return c.json(presentContact(ctx, createContact(ctx, c.req.valid('json'))), 201);
-    })
-    .openapi(search, (c) => {
-      const ctx = c.get('ctx');
-      return c.json(
-        wholeList(searchContacts(ctx, c.req.valid('query')).map((x) => presentContact(ctx, x))),
-        200,
-      );
-    })
-    .openapi(getOne, (c) => {
-      const ctx = c.get('ctx');
-      return c.json(presentContact(ctx, getContact(ctx, c.req.valid('param').id)), 200);
-    })
-    .openapi(update, (c) => {
-      const ctx = c.get('ctx');
-      return c.json(
-        presentContact(ctx, updateContact(ctx, c.req.valid('param').id, c.req.valid('json'))),
-        200,
-      );
-    })
-    .openapi(remove, (c) => {
-      const { id } = deleteContact(c.get('ctx'), c.req.valid('param').id);
-      return c.json({ id, object: 'contact', deleted: true as const }, 200);
-    })
-    .openapi(jobs, (c) => {
-      const ctx = c.get('ctx');
-      const { id } = c.req.valid('param');
-      const q = c.req.valid('query');
-      return c.json(
-        paged(
-          rt,
-          ctx,
-          `contact-jobs:${id}`,
-          q,
-          (after) => jobsOfContact(ctx, id, q, after),
-          (j) => presentJob(ctx, j),
-        ),
-        200,
-      );
-    });
+  const app = new OpenAPIHono<AppEnv>();
+  app.openapi(list, (c) => {
+    const ctx = c.get('ctx');
+    const q = c.req.valid('query');
+    return c.json(
+      paged(
+        rt,
+        ctx,
+        'contacts',
+        q,
+        (after) => listContacts(ctx, q, after),
+        (x) => presentContact(ctx, x),
+      ),
+      200,
+    );
+  });
+  app.openapi(create, (c) => {
+    const ctx = c.get('ctx');
+    return c.json(presentContact(ctx, createContact(ctx, c.req.valid('json'))), 201);
+  });
+  app.openapi(search, (c) => {
+    const ctx = c.get('ctx');
+    return c.json(
+      wholeList(searchContacts(ctx, c.req.valid('query')).map((x) => presentContact(ctx, x))),
+      200,
+    );
+  });
+  onlyGet(app, '/contacts/search');
+  app.openapi(getOne, (c) => {
+    const ctx = c.get('ctx');
+    return c.json(presentContact(ctx, getContact(ctx, c.req.valid('param').id)), 200);
+  });
+  app.openapi(update, (c) => {
+    const ctx = c.get('ctx');
+    return c.json(
+      presentContact(ctx, updateContact(ctx, c.req.valid('param').id, c.req.valid('json'))),
+      200,
+    );
+  });
+  app.openapi(remove, (c) => {
+    const { id } = deleteContact(c.get('ctx'), c.req.valid('param').id);
+    return c.json({ id, object: 'contact', deleted: true as const }, 200);
+  });
+  app.openapi(jobs, (c) => {
+    const ctx = c.get('ctx');
+    const { id } = c.req.valid('param');
+    const q = c.req.valid('query');
+    return c.json(
+      paged(
+        rt,
+        ctx,
+        `contact-jobs:${id}`,
+        q,
+        (after) => jobsOfContact(ctx, id, q, after),
+        (j) => presentJob(ctx, j),
+      ),
+      200,
+    );
+  });
+  return app;
 }

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { limitParam, pagingQuery } from '../../platform/paging';
-import { date, money, patchShape, stringList, text, usState } from '../common/fields';
+import { blankablePatchShape, date, money, stringList, text, usState } from '../common/fields';
 import { FINANCING_METHODS, JOB_TYPES, PRIORITIES } from './schema';
 
 // Fields a job body shares between create and update (spec, JobCreate and JobUpdate).
@@ -69,7 +69,7 @@ export const JobCreateSchema = z
 
 export const JobUpdateSchema = z
   .object({
-    ...patchShape({ name, ...shared, lost_reason: text(500) }),
+    ...blankablePatchShape({ name, ...shared, lost_reason: text(500) }),
     job_name: name.nullable().optional().openapi({ description: 'Alias of name' }),
     address: address.nullable().optional().openapi({ description: 'Cannot be cleared' }),
     property_address: address.nullable().optional().openapi({ description: 'Alias of address' }),

@@ -3,7 +3,7 @@ import { ApiError } from '../../platform/errors';
 import { newId, randomToken } from '../../platform/ids';
 import { timeFilter } from '../../platform/paging';
 import type { Position, TxScope, WorkspaceCollections } from '../../store';
-import { getContact, requireContact } from '../contacts/service';
+import { findContact, getContact, requireContact } from '../contacts/service';
 import { putNote } from '../notes/service';
 import { listStages } from '../pipelines/service';
 import { requireUser } from '../users/service';
@@ -20,8 +20,9 @@ type Fields = Partial<
 >;
 
 // spec, Conventions: for jobs an empty string clears a field, as null does.
-const blank = <T>(value: T | null | undefined): T | null | undefined =>
-  value === '' ? null : value;
+function blank<T>(value: T | null | undefined): Exclude<T, ''> | null | undefined {
+  return value === '' ? null : (value as Exclude<T, ''> | null | undefined);
+}
 
 /** Picks the spelling the client used: the field's own name wins over its alias. */
 const either = <T>(own: T | undefined, alias: T | undefined): T | undefined =>
@@ -61,10 +62,12 @@ function fieldsOf(ctx: ServiceContext, input: JobCreate | JobUpdate): Fields {
     'estimated_amount',
     'final_amount',
   ] as const) {
-    set(key, input[key]);
+    set(key, blank(input[key]));
   }
-  set('damage_types', input.damage_types === null ? [] : input.damage_types);
-  set('tags', input.tags === null ? [] : input.tags);
+  const list = (value: string[] | '' | null | undefined) =>
+    value === null || value === '' ? [] : value;
+  set('damage_types', list(input.damage_types));
+  set('tags', list(input.tags));
   set('job_type', input.job_type);
   for (const key of ['homeowner_id', 'adjuster_id'] as const) {
     const id = blank(input[key]);
@@ -242,6 +245,10 @@ export const hasContact = (job: Job, contactId: string) =>
   job.secondary_contact_ids.includes(contactId) ||
   job.secondary_adjuster_ids.includes(contactId);
 
+/** As hasContact, for a live contact only: a deleted one's links are hidden (decisions.md). */
+const isOnJob = (ctx: ServiceContext, job: Job, contactId: string) =>
+  findContact(ctx, contactId) !== undefined && hasContact(job, contactId);
+
 function stageFilter(ctx: ServiceContext, q: JobListQuery): (job: Job) => boolean {
   const stages = listStages(ctx);
   let ids: Set<string> | undefined;
@@ -273,7 +280,7 @@ export function listJobs(ctx: ServiceContext, q: JobListQuery, after: Position |
       onStage(job) &&
       (q.job_type === undefined || job.job_type === q.job_type) &&
       (q.assigned_to === undefined || job.assignee_ids.includes(q.assigned_to)) &&
-      (q.contact_id === undefined || hasContact(job, q.contact_id)),
+      (q.contact_id === undefined || isOnJob(ctx, job, q.contact_id)),
   });
 }
 
@@ -286,10 +293,12 @@ const norm = (s: string) => s.trim().toLowerCase().replace(/\s+/g, ' ');
  */
 export function searchJobs(ctx: ServiceContext, q: JobSearchQuery): Job[] {
   const tests: ((job: Job) => boolean)[] = [];
-  const address = q.address?.trim() ? norm(q.address) : undefined;
+  // Commas are punctuation here: "12 Elm St, Dallas, TX" finds "12 Elm St" in Dallas, TX.
+  const line = (text: string) => norm(text.replace(/,/g, ' '));
+  const address = q.address?.trim() ? line(q.address) : undefined;
   if (address !== undefined) {
     tests.push((job) =>
-      norm([job.address, job.city, job.state, job.postal_code].filter((p) => p).join(' ')).includes(
+      line([job.address, job.city, job.state, job.postal_code].filter((p) => p).join(' ')).includes(
         address,
       ),
     );
@@ -308,7 +317,7 @@ export function searchJobs(ctx: ServiceContext, q: JobSearchQuery): Job[] {
   }
   const contactId = q.contact_id;
   if (contactId !== undefined) {
-    tests.push((job) => hasContact(job, contactId));
+    tests.push((job) => isOnJob(ctx, job, contactId));
   }
   if (tests.length === 0) {
     return [];

@@ -9,7 +9,8 @@ const fold = (s: string) => s.trim().toLowerCase();
 /**
  * spec, States and transitions: a stage is named by key or label. A key names one stage of the
  * workspace; a label may repeat across boards, so it is looked for on `prefer` (the job's own
- * pipeline) first, then the default one. With `pipelineId` the stage must be on that pipeline.
+ * pipeline) first, then the default one. Labels match in any case. With `pipelineId` the stage
+ * must be on that pipeline.
  */
 export function resolveStage(
   ctx: ServiceContext,
@@ -20,9 +21,14 @@ export function resolveStage(
     (s) => opts.pipelineId === undefined || s.pipeline_id === opts.pipelineId,
   );
   const wanted = fold(value);
-  const byKey = stages.find((s) => fold(s.key) === wanted);
   const byLabel = stages.filter((s) => fold(s.label) === wanted);
-  const found = byKey ?? byLabel.find((s) => s.pipeline_id === opts.prefer) ?? byLabel[0];
+  // A key as sent first; then a label, on the job's own board before the others; a key in
+  // another case last, so the retail label "Completed" is not taken for the key "completed".
+  const found =
+    stages.find((s) => s.key === value.trim()) ??
+    byLabel.find((s) => s.pipeline_id === opts.prefer) ??
+    byLabel[0] ??
+    stages.find((s) => fold(s.key) === wanted);
   if (!found) {
     const where = opts.pipelineId === undefined ? 'in this workspace' : 'on that pipeline';
     throw new ApiError(

@@ -157,14 +157,16 @@ export function listTasks(
   after: Position | undefined,
 ) {
   const inTime = timeFilter(q);
-  const appointments = q.onlyAppointments ? 'true' : q.appointments;
+  const isAppointment = (t: Task) => t.appointment_type !== null;
   return ctx.ws.scan('tasks', {
     after,
     limit: q.limit,
     where: (t) =>
       inTime(t) &&
       (q.completed === undefined || t.completed === (q.completed === 'true')) &&
-      (appointments === undefined || (t.appointment_type !== null) === (appointments === 'true')) &&
+      // On /appointments, appointments=false asks for none: both conditions hold (decisions.md).
+      (!q.onlyAppointments || isAppointment(t)) &&
+      (q.appointments === undefined || isAppointment(t) === (q.appointments === 'true')) &&
       (q.job_id === undefined || t.job_id === q.job_id) &&
       (q.contact_id === undefined || t.contact_id === q.contact_id) &&
       (q.assigned_to === undefined || t.assigned_to_id === q.assigned_to) &&

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { isCalendarDate } from '../common/fields';
 
 const FORM =
-  /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
+  /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-](\d{2}):?(\d{2}))?)?$/i;
 
 /**
  * spec, Tasks: `due_date` is the local time the crew reads. An offset sent with it is dropped and
@@ -16,6 +16,14 @@ export function wallClock(text: string): string | undefined {
   }
   const [h, min, s] = [m[2] ?? '00', m[3] ?? '00', m[4] ?? '00'];
   if (Number(h) > 23 || Number(min) > 59 || Number(s) > 59) {
+    return undefined;
+  }
+  // The offset is dropped, but it must be one: -12:00 to +14:00 (decisions.md).
+  if (
+    m[5] !== undefined &&
+    m[5].toUpperCase() !== 'Z' &&
+    (Number(m[6]) > 14 || Number(m[7]) > 59)
+  ) {
     return undefined;
   }
   return `${m[1]}T${h}:${min}:${s}`;
@@ -37,7 +45,6 @@ export const wallClockField = () =>
       return value;
     })
     .openapi({
-      type: 'string',
       example: '2026-05-14T09:30:00',
       description: 'Wall-clock local time; an offset sent is dropped, the digits kept',
     });

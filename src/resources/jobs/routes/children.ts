@@ -47,7 +47,10 @@ const FileQuery = SubListQuery.extend({ category: z.enum(FILE_CATEGORIES).option
 
 export function jobChildRoutes(rt: Runtime) {
   const app = new OpenAPIHono<AppEnv>();
-  /** The job first (404 when there is none, or it is deleted), then a page of its records. */
+  /**
+   * A page of the job's records: the request's own form first (a bad cursor is 400 for any job),
+   * then the job (404 when there is none, or it is deleted).
+   */
   const answer =
     <R extends Rec, T>(
       sub: string,
@@ -58,12 +61,19 @@ export function jobChildRoutes(rt: Runtime) {
       ) => (after: Position | undefined) => { items: R[]; hasMore: boolean },
       present: (ctx: ServiceContext, rec: R) => T,
     ) =>
-    (ctx: ServiceContext, id: string, q: { limit: number; cursor?: string | undefined }) => {
-      getJob(ctx, id);
-      return paged(rt, ctx, `job-${sub}:${id}`, q, scanFor(ctx, id, q.limit), (r) =>
-        present(ctx, r),
+    (ctx: ServiceContext, id: string, q: { limit: number; cursor?: string | undefined }) =>
+      // The request's own form first (a bad cursor is 400 for any job), then the job (404).
+      paged(
+        rt,
+        ctx,
+        `job-${sub}:${id}`,
+        q,
+        (after) => {
+          getJob(ctx, id);
+          return scanFor(ctx, id, q.limit)(after);
+        },
+        (r) => present(ctx, r),
       );
-    };
 
   const notes = answer(
     'notes',

@@ -7,6 +7,7 @@ import {
   deletedResponse,
   idParam,
   jsonBody,
+  onlyGet,
   paged,
   readErrors,
   readOneErrors,
@@ -73,46 +74,48 @@ const remove = createRoute({
 });
 
 export function jobRecordRoutes(rt: Runtime) {
-  return new OpenAPIHono<AppEnv>()
-    .openapi(list, (c) => {
-      const ctx = c.get('ctx');
-      const q = c.req.valid('query');
-      return c.json(
-        paged(
-          rt,
-          ctx,
-          'jobs',
-          q,
-          (after) => listJobs(ctx, q, after),
-          (j) => presentJob(ctx, j),
-        ),
-        200,
-      );
-    })
-    .openapi(create, (c) => {
-      const ctx = c.get('ctx');
-      return c.json(presentJob(ctx, createJob(ctx, c.req.valid('json'))), 201);
-    })
-    .openapi(search, (c) => {
-      const ctx = c.get('ctx');
-      return c.json(
-        wholeList(searchJobs(ctx, c.req.valid('query')).map((j) => presentJob(ctx, j))),
-        200,
-      );
-    })
-    .openapi(getOne, (c) => {
-      const ctx = c.get('ctx');
-      return c.json(presentJob(ctx, getJob(ctx, c.req.valid('param').id)), 200);
-    })
-    .openapi(update, (c) => {
-      const ctx = c.get('ctx');
-      return c.json(
-        presentJob(ctx, updateJob(ctx, c.req.valid('param').id, c.req.valid('json'))),
-        200,
-      );
-    })
-    .openapi(remove, (c) => {
-      const { id } = deleteJob(c.get('ctx'), c.req.valid('param').id);
-      return c.json({ id, object: 'job', deleted: true as const }, 200);
-    });
+  const app = new OpenAPIHono<AppEnv>();
+  app.openapi(list, (c) => {
+    const ctx = c.get('ctx');
+    const q = c.req.valid('query');
+    return c.json(
+      paged(
+        rt,
+        ctx,
+        'jobs',
+        q,
+        (after) => listJobs(ctx, q, after),
+        (j) => presentJob(ctx, j),
+      ),
+      200,
+    );
+  });
+  app.openapi(create, (c) => {
+    const ctx = c.get('ctx');
+    return c.json(presentJob(ctx, createJob(ctx, c.req.valid('json'))), 201);
+  });
+  app.openapi(search, (c) => {
+    const ctx = c.get('ctx');
+    return c.json(
+      wholeList(searchJobs(ctx, c.req.valid('query')).map((j) => presentJob(ctx, j))),
+      200,
+    );
+  });
+  onlyGet(app, '/jobs/search');
+  app.openapi(getOne, (c) => {
+    const ctx = c.get('ctx');
+    return c.json(presentJob(ctx, getJob(ctx, c.req.valid('param').id)), 200);
+  });
+  app.openapi(update, (c) => {
+    const ctx = c.get('ctx');
+    return c.json(
+      presentJob(ctx, updateJob(ctx, c.req.valid('param').id, c.req.valid('json'))),
+      200,
+    );
+  });
+  app.openapi(remove, (c) => {
+    const { id } = deleteJob(c.get('ctx'), c.req.valid('param').id);
+    return c.json({ id, object: 'job', deleted: true as const }, 200);
+  });
+  return app;
 }
