@@ -1,0 +1,263 @@
+import { describe, expect, test } from 'vitest';
+import { harness } from '../support/harness';
+
+const setup = async () => {
+  const h = harness({ rateLimit: null });
+  return { h, ws: await h.workspace() };
+};
+
+describe('POST /contacts: the record', () => {
+  test('answers 201 with every Contact field, null or [] where nothing was sent, and a url', async () => {
+    const { h, ws } = await setup();
+    const now = (await h.admin.get('/clock')).body.now;
+    const res = await ws.api.post('/contacts', { email: 'pat@example.com' });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      object: 'contact',
+      first_name: null,
+      last_name: null,
+      full_name: null,
+      email: 'pat@example.com',
+      phone: null,
+      company: null,
+      type: 'homeowner',
+      trades: [],
+      address: null,
+      city: null,
+      state: null,
+      postal_code: null,
+      notes: null,
+      claim_number: null,
+      adjuster_type: null,
+      adjuster_extension: null,
+      assigned_to_id: null,
+      assigned_to_name: null,
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      updated_at: res.body.created_at,
+      url: `http://localhost/contacts/${res.body.id}`,
+    });
+    expect(Date.parse(res.body.created_at)).toBeGreaterThanOrEqual(Date.parse(now));
+  });
+
+  test('GET /contacts/{id} answers the contact exactly as created', async () => {
+    const { ws } = await setup();
+    const created = await ws.api.post('/contacts', { name: 'Dana Reyes', city: 'Nashville' });
+    const res = await ws.api.get(`/contacts/${created.body.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(created.body);
+  });
+
+  test('every field sent is stored, trimmed where it is text', async () => {
+    const { ws } = await setup();
+    const res = await ws.api.post('/contacts', {
+      first_name: ' Ann ',
+      last_name: 'Lee',
+      email: 'ann@example.com',
+      phone: '615-555-0148',
+      company: 'Lee Adjusting',
+      type: 'adjuster',
+      trades: ['roofing', 'gutters'],
+      address: '12 Elm St',
+      city: 'Franklin',
+      state: 'TN',
+      postal_code: '37064',
+      notes: 'Call after 5',
+      claim_number: 'CLM-9',
+      adjuster_type: 'independent',
+      adjuster_extension: '204',
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      first_name: 'Ann',
+      last_name: 'Lee',
+      full_name: 'Ann Lee',
+      email: 'ann@example.com',
+      phone: '(615) 555-0148',
+      company: 'Lee Adjusting',
+      type: 'adjuster',
+      trades: ['roofing', 'gutters'],
+      address: '12 Elm St',
+      city: 'Franklin',
+      state: 'TN',
+      postal_code: '37064',
+      notes: 'Call after 5',
+      claim_number: 'CLM-9',
+      adjuster_type: 'independent',
+      adjuster_extension: '204',
+    });
+  });
+
+  test('fields the API does not know are ignored, not stored and not refused', async () => {
+    const { ws } = await setup();
+    const res = await ws.api.post('/contacts', { name: 'Ivy Park', favourite_color: 'teal' });
+    expect(res.status).toBe(201);
+    expect(res.body).not.toHaveProperty('favourite_color');
+    expect((await ws.api.get(`/contacts/${res.body.id}`)).body).not.toHaveProperty(
+      'favourite_color',
+    );
+  });
+});
+
+describe('POST /contacts: names', () => {
+  // decisions.md: `name` splits on the last space; one word is a first name
+  test.each([
+    ['Mary Ann Smith', 'Mary Ann', 'Smith', 'Mary Ann Smith'],
+    ['Bob Jones', 'Bob', 'Jones', 'Bob Jones'],
+    ['Cher', 'Cher', null, 'Cher'],
+    ['  Jo   de  Vries  ', 'Jo de', 'Vries', 'Jo de Vries'],
+  ])('name %j is split into first %j and last %j', async (name, first, last, full) => {
+    const { ws } = await setup();
+    const res = await ws.api.post('/contacts', { name });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ first_name: first, last_name: last, full_name: full });
+  });
+
+  test('name is not split when first_name and last_name are sent: they win', async () => {
+    const { ws } = await setup();
+    const res = await ws.api.post('/contacts', {
+      name: 'Bob Jones',
+      first_name: 'Robert',
+      last_name: 'Jonas',
+    });
+    expect(res.body).toMatchObject({
+      first_name: 'Robert',
+      last_name: 'Jonas',
+      full_name: 'Robert Jonas',
+    });
+  });
+
+  test('name does not overwrite a first_name that was sent', async () => {
+    const { ws } = await setup();
+    const res = await ws.api.post('/contacts', { name: 'Bob Jones', first_name: 'Robert' });
+    expect(res.status).toBe(201);
+    expect(res.body.first_name).toBe('Robert');
+  });
+
+  test.each([
+    [{ first_name: 'Ann' }, 'Ann'],
+    [{ last_name: 'Lee' }, 'Lee'],
+    [{ first_name: 'Ann', last_name: 'Lee' }, 'Ann Lee'],
+    [{ company: 'Acme Roofing' }, null],
+  ])('full_name of %j is %j', async (body, full) => {
+    const { ws } = await setup();
+    const res = await ws.api.post('/contacts', body);
+    expect(res.body.full_name).toBe(full);
+  });
+});
+
+describe('POST /contacts: identity', () => {
+  // spec, ContactCreate: at least one of a name, email, phone or company
+  test.each([
+    [{ company: 'Acme Roofing' }],
+    [{ email: 'x@example.com' }],
+    [{ phone: '6155550148' }],
+    [{ name: 'Cher' }],
+    [{ first_name: 'Ann' }],
+    [{ last_name: 'Lee' }],
+  ])('%j alone is enough', async (body) => {
+    const { ws } = await setup();
+    const res = await ws.api.post('/contacts', body);
+    expect(res.status).toBe(201);
+    expect(res.body.object).toBe('contact');
+  });
+});
+
+describe('POST /contacts: email', () => {
+  test('an email is stored lower-case', async () => {
+    const { ws } = await setup();
+    const res = await ws.api.post('/contacts', { email: 'Pat.Doe@Example.COM' });
+    expect(res.body.email).toBe('pat.doe@example.com');
+  });
+});
+
+describe('POST /contacts: phone', () => {
+  // decisions.md, Phones: a US number in any common form is stored as (615) 555-0148
+  test.each([
+    ['+16155550148', '(615) 555-0148'],
+    ['615-555-0148', '(615) 555-0148'],
+    ['(615) 555-0148', '(615) 555-0148'],
+    ['615.555.0148', '(615) 555-0148'],
+    ['1 615 555 0148', '(615) 555-0148'],
+    ['+1 615.555.0148', '(615) 555-0148'],
+    ['6155550148', '(615) 555-0148'],
+    ['1-615-555-0148', '(615) 555-0148'],
+    [' 615 555 0148 ', '(615) 555-0148'],
+    ['615-555-0148 x12', '(615) 555-0148 x12'],
+    ['615-555-0148 ext 12', '(615) 555-0148 x12'],
+    ['(615) 555-0148 ext. 7', '(615) 555-0148 x7'],
+    ['615.555.0148 extension 345', '(615) 555-0148 x345'],
+    ['+44 20 7123 4567', '+442071234567'],
+    ['+442071234567', '+442071234567'],
+    ['+33 1 23 45 67 89', '+33123456789'],
+    ['+49 (30) 1234-5678', '+493012345678'],
+  ])('phone %j is stored as %j', async (phone, stored) => {
+    const { ws } = await setup();
+    const res = await ws.api.post('/contacts', { phone });
+    expect(res.status).toBe(201);
+    expect(res.body.phone).toBe(stored);
+  });
+
+  test('a 10-digit international number with + (Iceland) keeps its digits', async () => {
+    const { ws } = await setup();
+    const res = await ws.api.post('/contacts', { phone: '+354 555 1234' });
+    expect(res.status).toBe(201);
+    expect(res.body.phone).toBe('+3545551234');
+  });
+});
+
+describe('POST /contacts: type, trades, state, assignee', () => {
+  test('type defaults to homeowner', async () => {
+    const { ws } = await setup();
+    const res = await ws.api.post('/contacts', { name: 'Ann Lee' });
+    expect(res.body.type).toBe('homeowner');
+  });
+
+  test.each([
+    'homeowner',
+    'commercial',
+    'adjuster',
+    'contractor',
+    'subcontractor',
+    'install_crew',
+    'inspector',
+    'mortgage_company',
+    'other',
+  ])('type %s is accepted and stored', async (type) => {
+    const { ws } = await setup();
+    const res = await ws.api.post('/contacts', { name: 'Ann Lee', type });
+    expect(res.status).toBe(201);
+    expect(res.body.type).toBe(type);
+  });
+
+  test('trades of a subcontractor are stored in order', async () => {
+    const { ws } = await setup();
+    const res = await ws.api.post('/contacts', {
+      company: 'Gutter Pros',
+      type: 'subcontractor',
+      trades: ['gutters', 'siding'],
+    });
+    expect(res.body.trades).toEqual(['gutters', 'siding']);
+  });
+
+  test.each([
+    ['TN', 'TN'],
+    ['tn', 'TN'],
+    ['Tennessee', 'TN'],
+    [' new york ', 'NY'],
+    ['District of Columbia', 'DC'],
+  ])('state %j is stored as the code %j', async (state, code) => {
+    const { ws } = await setup();
+    const res = await ws.api.post('/contacts', { name: 'Ann Lee', state });
+    expect(res.status).toBe(201);
+    expect(res.body.state).toBe(code);
+  });
+
+  test('assigned_to names a teammate: stored as assigned_to_id with their name', async () => {
+    const { ws } = await setup();
+    const user = (await ws.api.get('/users')).body.data[0];
+    const res = await ws.api.post('/contacts', { name: 'Ann Lee', assigned_to: user.id });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ assigned_to_id: user.id, assigned_to_name: user.name });
+  });
+});
