@@ -38,5 +38,7 @@ export type AppEnv = {
     requestId: string;
     credential: Credential | undefined;
     ctx: ServiceContext;
+    /** Set when the Idempotency-Key middleware answered with a stored response. */
+    replayed: boolean | undefined;
   };
 };

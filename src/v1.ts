@@ -6,7 +6,7 @@ import { ApiError } from './platform/errors';
 import { documentFor, registerSecuritySchemes } from './platform/openapi/document';
 import { validationHook } from './platform/openapi/validation';
 import { rateLimit, rateLimitHeaders } from './platform/rate-limit';
-import { logRequests } from './platform/request-log';
+import { BODY_METHODS, logRequests } from './platform/request-log';
 import { contactRoutes } from './resources/contacts/routes';
 import { estimateTemplateRoutes } from './resources/estimate-templates/routes';
 import { jobRoutes } from './resources/jobs/routes';
@@ -31,15 +31,13 @@ export function v1App(services: Services, extend?: V1Extension): OpenAPIHono<App
   v1.get('/openapi.json', (c) => c.json(document(new URL(c.req.url).origin)));
 
   // Before anything reads the body, so that everything after it reads it through the limit.
-  v1.use(
-    '*',
-    bodyLimit({
-      maxSize: MAX_BODY,
-      onError: () => {
-        throw new ApiError('payload_too_large', 'the request body is larger than 25 MB');
-      },
-    }),
-  );
+  const limitBody = bodyLimit({
+    maxSize: MAX_BODY,
+    onError: () => {
+      throw new ApiError('payload_too_large', 'the request body is larger than 25 MB');
+    },
+  });
+  v1.use('*', (c, next) => (BODY_METHODS.has(c.req.method) ? limitBody(c, next) : next()));
   v1.use('*', logRequests(services, services.requestLog));
   v1.use('*', authenticate(services));
   v1.use('*', requirePlan());

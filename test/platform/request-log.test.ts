@@ -131,16 +131,27 @@ describe('the request log', () => {
     const dir = await mkdtemp(join(tmpdir(), 'svc-log-'));
     const file = join(dir, 'data.json.requests.jsonl');
     try {
-      const first = harness({}, { requestLogFile: file });
-      const ws = await first.workspace();
+      const first = harness({ rateLimit: null }, { requestLogFile: file });
+      const ws = await first.workspace({ profile: 'small' });
       await ws.api.get('/ping');
       await ws.api.get('/users');
+      await ws.api.get('/jobs', { query: { limit: 200 } }); // a body cut at 16 KB
+      await ws.api.get('/nowhere');
+      const before = (await first.admin.get('/requests')).body.data;
       await first.services.requestLog.close();
       const second = harness({}, { requestLogFile: file });
-      const paths = (await second.admin.get('/requests')).body.data.map(
-        (e: { path: string }) => e.path,
+      const after = (await second.admin.get('/requests')).body.data;
+      expect(after.map((e: { path: string }) => e.path)).toEqual([
+        '/v1/nowhere',
+        '/v1/jobs',
+        '/v1/users',
+        '/v1/ping',
+      ]);
+      // every body comes back as it was logged, whole JSON and truncated text alike
+      expect(after.map((e: { response_body: string }) => e.response_body)).toEqual(
+        before.map((e: { response_body: string }) => e.response_body),
       );
-      expect(paths).toEqual(['/v1/users', '/v1/ping']);
+      expect(after[1].response_body_truncated).toBe(true);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -3,12 +3,16 @@ import zipcodes from 'zipcodes';
 import { generate, SEED_ANCHOR_MS } from '../../src/seed';
 import { type Client, harness, type Json } from '../support/harness';
 
-async function all(client: Client, path: string): Promise<Json[]> {
+async function all(
+  client: Client,
+  path: string,
+  query: Record<string, string> = {},
+): Promise<Json[]> {
   const out: Json[] = [];
   let cursor: string | null = null;
   do {
     const page = await client.get(path, {
-      query: cursor ? { limit: 200, cursor } : { limit: 200 },
+      query: { ...query, limit: 200, ...(cursor ? { cursor } : {}) },
     });
     expect(page.status).toBe(200);
     out.push(...page.body.data);

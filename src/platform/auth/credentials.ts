@@ -36,8 +36,23 @@ export const API_KEY_PREFIX = 'svc_live_';
 
 // Keys are random, so a plain sha256 is the right "scrambled form": nothing to brute-force, and
 // the lookup by hash compares no secret byte by byte.
+// The hash of a key a client keeps sending is remembered (bounded): hashing is the costliest
+// step of a request's authentication. Revocation is read from the record every time.
+const hashes = new Map<string, string>();
+function hashOf(token: string): string {
+  let hash = hashes.get(token);
+  if (hash === undefined) {
+    hash = sha256Hex(token);
+    if (hashes.size >= 10_000) {
+      hashes.clear();
+    }
+    hashes.set(token, hash);
+  }
+  return hash;
+}
+
 registerCredentialKind(API_KEY_PREFIX, (global, token) => {
-  const hash = global.get('key_hashes', sha256Hex(token));
+  const hash = global.get('key_hashes', hashOf(token));
   const key = hash && global.get('api_keys', hash.key_id);
   if (!key || key.revoked_at !== null) {
     return undefined;

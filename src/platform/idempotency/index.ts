@@ -77,9 +77,10 @@ export class Idempotency {
             'Idempotency-Key',
           );
         }
-        return new Response(replayBody(earlier, c.get('requestId')), {
-          status: earlier.status,
-          headers: { 'Content-Type': 'application/json', 'Idempotent-Replayed': 'true' },
+        c.set('replayed', true);
+        return c.body(replayBody(earlier, c.get('requestId')), earlier.status as 200, {
+          'Content-Type': 'application/json',
+          'Idempotent-Replayed': 'true',
         });
       }
 

@@ -13,9 +13,10 @@ function address(c: Context<AppEnv>): string {
   return incoming?.socket?.remoteAddress ?? 'local';
 }
 
-// spec, Limits: the three X-RateLimit headers go on every response, errors included. Outermost
-// in /v1: it stamps whatever state the limiter recorded, or, for an answer given before a
-// credential was known (401), the state of the caller's address, counted but never enforced.
+// spec, Limits: the three X-RateLimit headers go on every response, errors included. The
+// limiter stamps them when it counts a request; this, outermost in /v1, stamps answers given
+// before that (401, 402, 413): the key's window when one is known, else the caller's address's,
+// counted but never enforced.
 export const rateLimitHeaders =
   (rt: Runtime): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
@@ -24,19 +25,26 @@ export const rateLimitHeaders =
     if (limit === null) {
       return;
     }
+    if (states.has(c)) {
+      return; // stamped when the limiter counted the request
+    }
     const credential = c.get('credential');
-    const state =
-      states.get(c) ??
-      (credential
-        ? rt.limiter.peek(credential.id, limit)
-        : rt.limiter.hit(`address:${address(c)}`, limit));
-    c.res.headers.set('X-RateLimit-Limit', String(state.limit));
-    c.res.headers.set('X-RateLimit-Remaining', String(state.remaining));
-    c.res.headers.set('X-RateLimit-Reset', String(state.reset));
+    const state = credential
+      ? rt.limiter.peek(credential.id, limit)
+      : rt.limiter.hit(`address:${address(c)}`, limit);
+    stamp((name, value) => c.res.headers.set(name, value), state);
   };
 
+function stamp(set: (name: string, value: string) => void, state: RateState): void {
+  set('X-RateLimit-Limit', String(state.limit));
+  set('X-RateLimit-Remaining', String(state.remaining));
+  set('X-RateLimit-Reset', String(state.reset));
+}
+
+// Headers go on the context before the answer is made (see request-id.ts for why).
 function enforce(c: Context<AppEnv>, state: RateState): void {
   states.set(c, state);
+  stamp((name, value) => c.header(name, value), state);
   if (!state.allowed) {
     throw new ApiError(
       'rate_limited',

@@ -1,27 +1,36 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv, Runtime } from '../../context';
-import type { RequestLog } from './log';
+import { cap, type RequestLog } from './log';
 
 export { type LoggedRequest, type RequestFilter, RequestLog } from './log';
 
-const BODY_CAP = 16 * 1024;
-
-function cap(text: string): { text: string; truncated: boolean } {
-  return text.length > BODY_CAP
-    ? { text: text.slice(0, BODY_CAP), truncated: true }
-    : { text, truncated: false };
-}
+/** Methods whose requests carry a body; asking a GET for its body costs a full Request. */
+export const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** The body as sent, read before the route does (Hono caches it for the validators). */
 async function requestBody(c: Context<AppEnv>): Promise<string | null> {
   const type = c.req.header('Content-Type') ?? '';
-  if (c.req.raw.body === null) {
+  if (!BODY_METHODS.has(c.req.method) || c.req.raw.body === null) {
     return null;
   }
   if (type.startsWith('multipart/')) {
     return `[multipart body, ${c.req.header('Content-Length') ?? 'unknown'} bytes]`;
   }
   return await c.req.text();
+}
+
+/**
+ * Remembers the value each `c.json` call answers with: serialising it later, only if the entry
+ * is read or written out, costs far less than cloning and reading every response's stream.
+ */
+function captureJson(c: Context<AppEnv>): () => { value: unknown } | undefined {
+  let sent: { value: unknown } | undefined;
+  const json = c.json;
+  c.json = ((value: unknown, ...rest: unknown[]) => {
+    sent = { value };
+    return (json as (...args: unknown[]) => Response)(value, ...rest);
+  }) as typeof c.json;
+  return () => sent;
 }
 
 // spec, Limits: every call made with a credential is logged, for /__admin/requests and replay.
@@ -37,6 +46,7 @@ export const logRequests =
     } catch {
       body = null; // unreadable bodies are the route's to refuse
     }
+    const sent = captureJson(c);
     await next();
     const credential = c.get('credential');
     if (!credential) {
@@ -44,7 +54,8 @@ export const logRequests =
     }
     const url = new URL(c.req.url);
     const request = body === null ? null : cap(body);
-    const response = cap(await c.res.clone().text());
+    // A replayed answer was not made by c.json: its text is the stored one.
+    const json = c.get('replayed') ? undefined : sent();
     const headers: Record<string, string> = {};
     for (const name of ['content-type', 'idempotency-key']) {
       const value = c.req.header(name);
@@ -66,7 +77,6 @@ export const logRequests =
       request_headers: headers,
       request_body: request?.text ?? null,
       request_body_truncated: request?.truncated ?? false,
-      response_body: response.text || null,
-      response_body_truncated: response.truncated,
+      response: json ?? { text: await c.res.clone().text() },
     });
   };

@@ -1,6 +1,7 @@
-import { appendFile, readFile, rename, writeFile } from 'node:fs/promises';
+import { type FileHandle, open, readFile, rename, writeFile } from 'node:fs/promises';
 import type { Clock, Scheduler } from '../clock';
 import { ApiError } from '../errors';
+import { cappedJson } from './capped-json';
 
 export interface LoggedRequest {
   id: string;
@@ -21,6 +22,56 @@ export interface LoggedRequest {
   response_body_truncated: boolean;
 }
 
+/** A response as the middleware hands it over: the JSON value sent, or the text. */
+export type LoggedResponse = { value: unknown } | { text: string };
+
+type Entry = Omit<LoggedRequest, 'response_body' | 'response_body_truncated'> & {
+  response: LoggedResponse | { body: string | null; truncated: boolean };
+};
+
+const BODY_CAP = 16 * 1024;
+
+export function cap(text: string): { text: string; truncated: boolean } {
+  return text.length > BODY_CAP
+    ? { text: text.slice(0, BODY_CAP), truncated: true }
+    : { text, truncated: false };
+}
+
+/** The entry as it is read and written: the response serialised once, on first need. */
+function materialize(entry: Entry): LoggedRequest {
+  if (!('body' in entry.response)) {
+    const capped =
+      'text' in entry.response
+        ? cap(entry.response.text)
+        : cappedJson(entry.response.value, BODY_CAP);
+    entry.response = { body: capped.text || null, truncated: capped.truncated };
+  }
+  const { response, ...rest } = entry;
+  return { ...rest, response_body: response.body, response_body_truncated: response.truncated };
+}
+
+/**
+ * A log file line. A response body that is whole JSON goes in as JSON (`response_json`), not as a
+ * string escaped once more: that escaping was most of what logging a request cost.
+ */
+function lineOf(entry: Entry): string {
+  const wholeJson = 'value' in entry.response;
+  const logged = materialize(entry);
+  if (wholeJson && !logged.response_body_truncated && logged.response_body !== null) {
+    const { response_body, ...rest } = logged;
+    return `${JSON.stringify(rest).slice(0, -1)},"response_json":${response_body}}`;
+  }
+  return JSON.stringify(logged);
+}
+
+/** A log file line read back. */
+function entryOf(line: string): Entry {
+  const parsed = JSON.parse(line) as LoggedRequest & { response_json?: unknown };
+  const { response_body, response_body_truncated, response_json, ...rest } = parsed;
+  const body = 'response_json' in parsed ? JSON.stringify(response_json) : response_body;
+  return { ...rest, response: { body, truncated: response_body_truncated } };
+}
+
 export interface RequestFilter {
   workspace_id?: string | undefined;
   key_id?: string | undefined;
@@ -33,6 +84,7 @@ export interface RequestFilter {
 
 const RETAIN_MS = 14 * 24 * 60 * 60 * 1000; // spec, Limits: 14 days
 export const MAX_ENTRIES = 20_000;
+const TRIM_BATCH = 1_000;
 const PURGE_TASK = 'request-log:purge';
 // Expired lines are dropped in batches, not one by one: each purge rewrites the file.
 const PURGE_BATCH_MS = 60 * 60 * 1000;
@@ -45,9 +97,12 @@ export class RequestLog {
   readonly #clock: Clock;
   readonly #scheduler: Scheduler;
   readonly #file: string | undefined;
-  #entries: LoggedRequest[] = [];
-  #pendingLines: string[] = [];
+  #entries: Entry[] = [];
+  /** Entries not yet appended to the file (serialised when written, off the request). */
+  #pending: Entry[] = [];
   #writing: Promise<void> = Promise.resolve();
+  /** Kept open between appends; reopened after the file is rewritten. */
+  #handle: FileHandle | undefined;
   #loaded: Promise<void> | undefined;
   #seq = 0;
   #warned = false;
@@ -79,15 +134,16 @@ export class RequestLog {
     return this.#loaded;
   }
 
-  append(entry: Omit<LoggedRequest, 'id'>): void {
-    const logged = { id: `rq_${String(++this.#seq).padStart(10, '0')}`, ...entry };
+  append(entry: Omit<Entry, 'id'>): void {
+    const logged: Entry = { id: `rq_${String(++this.#seq).padStart(10, '0')}`, ...entry };
     this.#entries.push(logged);
-    if (this.#entries.length > MAX_ENTRIES) {
+    // Trimmed in batches: a splice a request would copy the whole array each time.
+    if (this.#entries.length > MAX_ENTRIES + TRIM_BATCH) {
       this.#entries.splice(0, this.#entries.length - MAX_ENTRIES);
     }
     if (this.#file) {
-      this.#pendingLines.push(JSON.stringify(logged));
-      if (this.#pendingLines.length === 1) {
+      this.#pending.push(logged);
+      if (this.#pending.length === 1) {
         setImmediate(() => this.#flush());
       }
     }
@@ -106,8 +162,9 @@ export class RequestLog {
       throw new ApiError('invalid_request', 'cursor was not issued by this request log', 'cursor');
     }
     const data: LoggedRequest[] = [];
-    for (let i = this.#entries.length - 1; i >= 0; i--) {
-      const entry = this.#entries[i] as LoggedRequest;
+    const oldest = Math.max(this.#entries.length - MAX_ENTRIES, 0);
+    for (let i = this.#entries.length - 1; i >= oldest; i--) {
+      const entry = this.#entries[i] as Entry;
       if (before !== undefined && entry.id >= before) {
         continue;
       }
@@ -115,7 +172,7 @@ export class RequestLog {
         if (data.length === limit) {
           return { data, hasMore: true };
         }
-        data.push(entry);
+        data.push(materialize(entry));
       }
     }
     return { data, hasMore: false };
@@ -126,6 +183,8 @@ export class RequestLog {
     await this.#loaded;
     this.#flush();
     await this.#writing;
+    await this.#handle?.close();
+    this.#handle = undefined;
   }
 
   async #read(): Promise<void> {
@@ -140,10 +199,10 @@ export class RequestLog {
     }
     const cutoff = this.#clock.nowMs() - RETAIN_MS;
     const thisRun = new Set(this.#entries.map((e) => e.request_id));
-    const earlier: LoggedRequest[] = [];
+    const earlier: Entry[] = [];
     for (const line of text.split('\n')) {
       try {
-        const entry = JSON.parse(line) as LoggedRequest;
+        const entry = entryOf(line);
         if (Date.parse(entry.at) > cutoff && !thisRun.has(entry.request_id)) {
           earlier.push(entry);
         }
@@ -164,12 +223,17 @@ export class RequestLog {
 
   #flush(): void {
     const file = this.#file;
-    if (!file || this.#pendingLines.length === 0) {
+    if (!file || this.#pending.length === 0) {
       return;
     }
-    const text = `${this.#pendingLines.join('\n')}\n`;
-    this.#pendingLines = [];
-    this.#writing = this.#writing.then(() => appendFile(file, text)).catch(this.#failed);
+    const text = `${this.#pending.map(lineOf).join('\n')}\n`;
+    this.#pending = [];
+    this.#writing = this.#writing
+      .then(async () => {
+        this.#handle ??= await open(file, 'a');
+        await this.#handle.write(text);
+      })
+      .catch(this.#failed);
   }
 
   /** Replaces the file with what is kept, dropping expired lines and this run's duplicates. */
@@ -178,12 +242,14 @@ export class RequestLog {
     if (!file) {
       return;
     }
-    this.#pendingLines = [];
-    const text = this.#entries.map((e) => `${JSON.stringify(e)}\n`).join('');
+    this.#pending = [];
+    const text = this.#entries.map((e) => `${lineOf(e)}\n`).join('');
     this.#writing = this.#writing
       .then(async () => {
         await writeFile(`${file}.tmp`, text);
         await rename(`${file}.tmp`, file);
+        await this.#handle?.close(); // it held the file just replaced
+        this.#handle = undefined;
       })
       .catch(this.#failed);
     await this.#writing;
@@ -207,7 +273,10 @@ export class RequestLog {
   }
 }
 
-function matches(entry: LoggedRequest, filter: RequestFilter): boolean {
+function matches(
+  entry: Omit<LoggedRequest, 'response_body' | 'response_body_truncated'>,
+  filter: RequestFilter,
+): boolean {
   if (filter.workspace_id !== undefined && entry.workspace_id !== filter.workspace_id) {
     return false;
   }
