@@ -45,94 +45,89 @@ const route = <Q extends z.ZodObject>(sub: string, summary: string, list: z.ZodT
 
 const FileQuery = SubListQuery.extend({ category: z.enum(FILE_CATEGORIES).optional() });
 
+type Page<R> = { items: R[]; hasMore: boolean };
+type SubQuery = z.output<typeof FileQuery>;
+
 export function jobChildRoutes(rt: Runtime) {
   const app = new OpenAPIHono<AppEnv>();
   /**
-   * A page of the job's records: the request's own form first (a bad cursor is 400 for any job),
-   * then the job (404 when there is none, or it is deleted).
+   * GET /jobs/{id}/<sub>: the request's own form first (a bad cursor is 400 for any job), then
+   * the job (404 when there is none, or it is deleted), then a page of its records.
    */
-  const answer =
-    <R extends Rec, T>(
-      sub: string,
-      scanFor: (
-        ctx: ServiceContext,
-        jobId: string,
-        limit: number,
-      ) => (after: Position | undefined) => { items: R[]; hasMore: boolean },
-      present: (ctx: ServiceContext, rec: R) => T,
-    ) =>
-    (ctx: ServiceContext, id: string, q: { limit: number; cursor?: string | undefined }) =>
-      // The request's own form first (a bad cursor is 400 for any job), then the job (404).
-      paged(
-        rt,
-        ctx,
-        `job-${sub}:${id}`,
-        q,
-        (after) => {
-          getJob(ctx, id);
-          return scanFor(ctx, id, q.limit)(after);
-        },
-        (r) => present(ctx, r),
+  const sublist = <R extends Rec, T>(
+    sub: string,
+    summary: string,
+    list: z.ZodType,
+    scan: (
+      ctx: ServiceContext,
+      jobId: string,
+      q: SubQuery,
+    ) => (after: Position | undefined) => Page<R>,
+    present: (ctx: ServiceContext, rec: R) => T,
+    query: z.ZodObject = SubListQuery,
+  ) => {
+    app.openapi(route(sub, summary, list, query), (c) => {
+      const ctx = c.get('ctx');
+      const { id } = c.req.valid('param');
+      const q = c.req.valid('query') as SubQuery;
+      const page = (after: Position | undefined) => {
+        getJob(ctx, id);
+        return scan(ctx, id, q)(after);
+      };
+      return c.json(
+        paged(rt, ctx, `job-${sub}:${id}`, q, page, (r) => present(ctx, r)),
+        200,
       );
+    });
+  };
+  const byJob =
+    <K extends Child>(coll: K) =>
+    (ctx: ServiceContext, id: string, q: SubQuery) =>
+      onJob(ctx, coll, id)(q.limit);
 
-  const notes = answer(
+  sublist(
     'notes',
-    (ctx, id, limit) => (after) => listNotes(ctx, { limit, job_id: id }, after),
+    "The job's notes",
+    NoteListSchema,
+    (ctx, id, q) => (after) => listNotes(ctx, { limit: q.limit, job_id: id }, after),
     presentNote,
   );
-  app.openapi(route('notes', "The job's notes", NoteListSchema, SubListQuery), (c) =>
-    c.json(notes(c.get('ctx'), c.req.valid('param').id, c.req.valid('query')), 200),
+  sublist(
+    'files',
+    "The job's files",
+    FileListSchema,
+    (ctx, id, q) =>
+      onJob(
+        ctx,
+        'files',
+        id,
+        (f) => q.category === undefined || f.category === q.category,
+      )(q.limit),
+    presentFile,
+    FileQuery,
   );
-  app.openapi(route('files', "The job's files", FileListSchema, FileQuery), (c) => {
-    const { category } = c.req.valid('query');
-    const files = answer(
-      'files',
-      (ctx, id, limit) =>
-        onJob(ctx, 'files', id, (f) => category === undefined || f.category === category)(limit),
-      presentFile,
-    );
-    return c.json(files(c.get('ctx'), c.req.valid('param').id, c.req.valid('query')), 200);
-  });
-  const photos = answer(
+  sublist(
     'photos',
-    (ctx, id, limit) => onJob(ctx, 'files', id, (f) => f.category === 'photo')(limit),
+    "The job's photos",
+    FileListSchema,
+    (ctx, id, q) => onJob(ctx, 'files', id, (f) => f.category === 'photo')(q.limit),
     presentFile,
   );
-  app.openapi(route('photos', "The job's photos", FileListSchema, SubListQuery), (c) =>
-    c.json(photos(c.get('ctx'), c.req.valid('param').id, c.req.valid('query')), 200),
-  );
-  const tasks = answer(
+  sublist(
     'tasks',
-    (ctx, id, limit) => (after) => listTasks(ctx, { limit, job_id: id }, after),
+    "The job's tasks and appointments",
+    TaskListSchema,
+    (ctx, id, q) => (after) => listTasks(ctx, { limit: q.limit, job_id: id }, after),
     presentTask,
   );
-  app.openapi(
-    route('tasks', "The job's tasks and appointments", TaskListSchema, SubListQuery),
-    (c) => c.json(tasks(c.get('ctx'), c.req.valid('param').id, c.req.valid('query')), 200),
-  );
-  const estimates = answer(
+  sublist(
     'estimates',
-    (ctx, id, limit) => onJob(ctx, 'estimates', id)(limit),
+    "The job's estimates",
+    EstimateListSchema,
+    byJob('estimates'),
     presentEstimate,
   );
-  app.openapi(route('estimates', "The job's estimates", EstimateListSchema, SubListQuery), (c) =>
-    c.json(estimates(c.get('ctx'), c.req.valid('param').id, c.req.valid('query')), 200),
-  );
-  const invoices = answer(
-    'invoices',
-    (ctx, id, limit) => onJob(ctx, 'invoices', id)(limit),
-    presentInvoice,
-  );
-  app.openapi(route('invoices', "The job's invoices", InvoiceListSchema, SubListQuery), (c) =>
-    c.json(invoices(c.get('ctx'), c.req.valid('param').id, c.req.valid('query')), 200),
-  );
-  const payments = answer(
-    'payments',
-    (ctx, id, limit) => onJob(ctx, 'payments', id)(limit),
-    presentPayment,
-  );
-  app.openapi(route('payments', "The job's payments", PaymentListSchema, SubListQuery), (c) =>
-    c.json(payments(c.get('ctx'), c.req.valid('param').id, c.req.valid('query')), 200),
-  );
+  sublist('invoices', "The job's invoices", InvoiceListSchema, byJob('invoices'), presentInvoice);
+  sublist('payments', "The job's payments", PaymentListSchema, byJob('payments'), presentPayment);
   return app;
 }
