@@ -1,6 +1,7 @@
-import type { Credential } from './platform/auth/credentials';
+import { appCredential, type Credential } from './platform/auth/credentials';
 import type { Workspace } from './platform/auth/records';
 import type { Clock, Scheduler } from './platform/clock';
+import { ApiError } from './platform/errors';
 import type { Cursors } from './platform/paging/cursors';
 import type { RateLimiter } from './platform/rate-limit/limiter';
 import type { Store, WorkspaceStore } from './store';
@@ -19,6 +20,12 @@ export interface Config {
   /** Requests a minute per credential; null switches limiting off. */
   rateLimit: number | null;
   allowLocalTargets: boolean;
+  /** The server's own address: records' URLs in webhook deliveries point there. */
+  publicUrl: string;
+  /** How long edits to one record gather before they go out as one `*.updated` delivery. */
+  webhookCoalesceMs: number;
+  /** How long a receiver has to answer (spec: 10 seconds; tests shorten it). */
+  webhookTimeoutMs: number;
   /** Where operator-facing lines (faults, warnings) go. */
   log: (line: string) => void;
 }
@@ -42,3 +49,18 @@ export type AppEnv = {
     replayed: boolean | undefined;
   };
 };
+
+/** What an app-side action (and an event) runs as: the workspace's owner, in the web app. */
+export function appContext(rt: Runtime, workspaceId: string, appUrl: string): ServiceContext {
+  const workspace = rt.store.global.get('workspaces', workspaceId);
+  if (!workspace) {
+    throw new ApiError('not_found', 'no such workspace');
+  }
+  return {
+    ws: rt.store.workspace(workspaceId),
+    workspace,
+    clock: rt.clock,
+    credential: appCredential(workspaceId),
+    appUrl,
+  };
+}

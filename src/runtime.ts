@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Config, Runtime } from './context';
+import { deriveDeliveries } from './deliveries/outbox';
+import { TIMEOUT_MS } from './deliveries/policy';
+import { DeliveryWorker } from './deliveries/worker';
 import { Clock, Scheduler } from './platform/clock';
 import { Idempotency } from './platform/idempotency';
 import { Cursors } from './platform/paging';
@@ -27,11 +30,15 @@ declare module './store/collections' {
 export interface Services extends Runtime {
   requestLog: RequestLog;
   idempotency: Idempotency;
+  deliveries: DeliveryWorker;
 }
 
 export const defaultConfig = (overrides: Partial<Config> = {}): Config => ({
   rateLimit: 120,
   allowLocalTargets: false,
+  publicUrl: 'http://localhost',
+  webhookCoalesceMs: 1000,
+  webhookTimeoutMs: TIMEOUT_MS,
   log: (line) => process.stderr.write(`${line}\n`),
   ...overrides,
 });
@@ -70,9 +77,12 @@ export function createServices(store: Store, config: Config, requestLogFile?: st
     ...runtime,
     requestLog: new RequestLog(clock, scheduler, requestLogFile, config.log),
     idempotency: new Idempotency(runtime),
+    deliveries: new DeliveryWorker(runtime),
   };
   services.idempotency.start();
   watchDeletions(runtime);
+  deriveDeliveries(runtime);
+  services.deliveries.start();
   return services;
 }
 

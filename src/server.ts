@@ -43,10 +43,13 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     await store.close();
     throw err;
   }
-  services.scheduler.start();
-  void services.requestLog.load(); // in the background: the first request never waits for it
   const { port } = server.address() as AddressInfo;
   const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
+  const url = `http://${host}:${port}`;
+  // Records' URLs in webhook deliveries point at this server, as it was reached.
+  opts.config.publicUrl = url;
+  services.scheduler.start();
+  void services.requestLog.load(); // in the background: the first request never waits for it
 
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -58,13 +61,15 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       await stopped;
       clearTimeout(cut);
       services.scheduler.stop();
+      // Sends in flight are cut short, not logged: their deliveries go again after a restart.
+      services.deliveries.stop();
       await services.scheduler.idle();
       await services.requestLog.close();
       await store.close();
     })();
     return closing;
   };
-  return { url: `http://${host}:${port}`, services, created: fresh, close };
+  return { url, services, created: fresh, close };
 }
 
 function listen(

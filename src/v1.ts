@@ -14,6 +14,7 @@ import { noteRoutes } from './resources/notes/routes';
 import { pipelineRoutes } from './resources/pipelines/routes';
 import { taskRoutes } from './resources/tasks/routes';
 import { userRoutes } from './resources/users/routes';
+import { webhookRoutes } from './resources/webhooks/routes';
 import { pingRoutes } from './resources/workspace/routes';
 import type { Services } from './runtime';
 
@@ -52,6 +53,7 @@ export function v1App(services: Services, extend?: V1Extension): OpenAPIHono<App
   v1.route('/', contactRoutes(services));
   v1.route('/', taskRoutes(services));
   v1.route('/', noteRoutes(services));
+  v1.route('/', webhookRoutes(services));
   extend?.(v1, services);
   return v1;
 }

@@ -5,6 +5,7 @@ import type { Services } from '../runtime';
 import { clockAdmin } from './clock';
 import { requestLogAdmin } from './requests';
 import { restoreAdmin } from './restore';
+import { webhookAdmin } from './webhooks';
 import { workspaceAdmin } from './workspaces';
 
 /**
@@ -17,6 +18,7 @@ export function adminApp(services: Services): OpenAPIHono<AppEnv> {
   admin.route('/', clockAdmin(services));
   admin.route('/', requestLogAdmin(services.requestLog));
   admin.route('/', restoreAdmin(services));
+  admin.route('/', webhookAdmin(services));
   admin.get('/openapi.json', (c) =>
     c.json(
       admin.getOpenAPIDocument({

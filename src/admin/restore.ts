@@ -1,6 +1,5 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv, Runtime, ServiceContext } from '../context';
-import { appCredential } from '../platform/auth';
+import { type AppEnv, appContext, type Runtime } from '../context';
 import { ApiError } from '../platform/errors';
 import { errorResponses, jsonResponse } from '../platform/openapi/responses';
 import { idParam } from '../resources/common/routing';
@@ -9,21 +8,6 @@ import { presentContact } from '../resources/contacts/service';
 import { presentJob } from '../resources/jobs/present';
 import { JobSchema } from '../resources/jobs/schema';
 import { restore } from '../resources/recoverable';
-
-/** What an app-side action runs as: the workspace's owner, in the web app. */
-export function appContext(rt: Runtime, workspaceId: string, origin: string): ServiceContext {
-  const workspace = rt.store.global.get('workspaces', workspaceId);
-  if (!workspace) {
-    throw new ApiError('not_found', 'no such workspace');
-  }
-  return {
-    ws: rt.store.workspace(workspaceId),
-    workspace,
-    clock: rt.clock,
-    credential: appCredential(workspaceId),
-    appUrl: origin,
-  };
-}
 
 const route = (kind: 'jobs' | 'contacts') =>
   createRoute({

@@ -2,6 +2,7 @@ import type { z } from '@hono/zod-openapi';
 import type { Runtime } from '../context';
 import { type Access, type ApiKey, mintApiKey, type Workspace } from '../platform/auth';
 import { ApiError } from '../platform/errors';
+import { disableWebhooksOf } from '../resources/webhooks/service';
 import { generate, insertWorkspace, type KeyPair } from '../seed';
 import type { Profile } from '../seed/profiles';
 import { withFreshIds } from '../seed/remap';
@@ -102,15 +103,21 @@ export function createKey(
   return { id: minted.record.id, key: minted.key, access: minted.record.access };
 }
 
-/** spec, Authentication 4: revoking takes effect at once. Revoking twice is harmless. */
+/**
+ * spec, Authentication 4: revoking takes effect at once and switches off the webhooks the key
+ * created. Revoking twice is harmless.
+ */
 export function revokeKey(rt: Runtime, id: string): ApiKey {
   return rt.store.transaction((tx) => {
     const key = tx.global.get('api_keys', id);
     if (!key) {
       throw new ApiError('not_found', 'no such key');
     }
-    return key.revoked_at === null
-      ? tx.global.put('api_keys', { ...key, revoked_at: rt.clock.iso() })
-      : key;
+    if (key.revoked_at !== null) {
+      return key;
+    }
+    const now = rt.clock.iso();
+    disableWebhooksOf(tx.workspace(key.workspace_id), key.id, now);
+    return tx.global.put('api_keys', { ...key, revoked_at: now });
   });
 }

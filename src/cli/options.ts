@@ -28,4 +28,12 @@ export function parseSeed(text: string): number {
   return n;
 }
 
+export function parseMillis(text: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n > 24 * 60 * 60 * 1000) {
+    throw new InvalidArgumentError('give a number of milliseconds from 0 to 86400000');
+  }
+  return n;
+}
+
 export const DEFAULT_DATA = './.svc/data.json';

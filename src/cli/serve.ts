@@ -5,7 +5,7 @@ import { defaultConfig } from '../runtime';
 import { type SeededWorkspace, seededKeys } from '../seed';
 import { startServer } from '../server';
 import type { Hooks } from './main';
-import { DEFAULT_DATA, parsePort, parseRateLimit } from './options';
+import { DEFAULT_DATA, parseMillis, parsePort, parseRateLimit } from './options';
 
 interface ServeFlags {
   port: number;
@@ -14,6 +14,7 @@ interface ServeFlags {
   seed: boolean;
   allowLocalTargets: boolean;
   rateLimit: number | 'off';
+  webhookCoalesceMs: number;
 }
 
 export function serveCommand(program: Command, hooks: Hooks): void {
@@ -34,6 +35,12 @@ export function serveCommand(program: Command, hooks: Hooks): void {
       false,
     )
     .option('--rate-limit <n|off>', 'requests a minute per key', parseRateLimit, 120)
+    .option(
+      '--webhook-coalesce-ms <ms>',
+      'how long quick edits to one record gather into one *.updated delivery',
+      parseMillis,
+      1000,
+    )
     .addHelpText(
       'after',
       '\nExample:\n  svc serve --port 4010 --data ./.svc/data.json\n  curl -H "Authorization: Bearer <write key>" http://127.0.0.1:4010/v1/ping',
@@ -52,6 +59,7 @@ async function serve(flags: ServeFlags, hooks: Hooks): Promise<void> {
       config: defaultConfig({
         rateLimit: flags.rateLimit === 'off' ? null : flags.rateLimit,
         allowLocalTargets: flags.allowLocalTargets,
+        webhookCoalesceMs: flags.webhookCoalesceMs,
       }),
     });
   } catch (err) {

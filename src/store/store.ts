@@ -61,6 +61,7 @@ export interface ScanOptions<T> {
 export class Store {
   readonly #scopes = new Map<Scope, Map<string, Collection>>();
   readonly #hooks: CommitHook[] = [];
+  readonly #applied: ((changes: readonly Change[]) => void)[] = [];
   #seq = 0;
   #tx: Tx | undefined;
   #persistence: Persistence | undefined;
@@ -108,6 +109,14 @@ export class Store {
     this.#hooks.push(hook);
   }
 
+  /**
+   * Runs after every commit is applied (in memory; not yet on disk), with all its changes, the
+   * hooks' writes included: the delivery worker schedules what the outbox gained here.
+   */
+  onApplied(listener: (changes: readonly Change[]) => void): void {
+    this.#applied.push(listener);
+  }
+
   /** A transaction over any scope (platform and admin code). A nested call joins the outer one. */
   transaction<T>(fn: (tx: Tx) => T): T {
     if (this.#tx) {
@@ -131,11 +140,15 @@ export class Store {
       for (const hook of this.#hooks) {
         hook(first.changes, tx);
       }
-      const { ops } = tx.changes();
+      const { ops, changes } = tx.changes();
       if (ops.length > 0) {
         this.#apply(ops);
         this.#seq += 1;
         this.#persistence?.enqueue(this.#seq, ops);
+      }
+      this.#tx = undefined;
+      for (const listener of this.#applied) {
+        listener(changes);
       }
       return value;
     } finally {

@@ -8,9 +8,13 @@ interface Task {
   run: () => unknown;
 }
 
-// DESIGN, Clock: work that falls due (deliveries, expiries, purges) registers here. Real time
-// fires it through one timer; advancing the clock runs everything that fell due in time order,
-// each task seeing the clock at its own due time, before the advance answers.
+// DESIGN, Clock: work that falls due (deliveries, expiries, purges) registers here.
+//
+// Real time fires due work through one timer, starting each task without waiting for earlier
+// ones: a delivery to a slow receiver never holds up another. Advancing the clock runs everything
+// that falls due on the way in time order: all work due at the current instant starts together,
+// and the clock moves on to the next due time only once the work in flight has finished, since
+// that work may schedule more (a retry) before it.
 export class Scheduler {
   readonly #clock: Clock;
   readonly #tasks = new Map<string, Task>();
@@ -18,9 +22,10 @@ export class Scheduler {
   readonly #queue = new MinHeap<Task>(
     (a, b) => a.at < b.at || (a.at === b.at && a.order < b.order),
   );
+  readonly #inFlight = new Set<Promise<void>>();
   #order = 0;
   #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> = Promise.resolve();
+  #advancing: Promise<void> = Promise.resolve();
   #started = false;
   readonly #onError: (err: unknown, key: string) => void;
 
@@ -62,27 +67,42 @@ export class Scheduler {
   }
 
   /**
-   * Moves the clock to `target`, running every task due on the way, in time order. A task must
-   * not call this itself: runs are serialised, so it would wait on its own run.
+   * Moves the clock to `target`, running every task due on the way in time order, and resolves
+   * once nothing due by then is left or running. Advances queue behind one another.
    */
   advanceTo(target: number): Promise<void> {
-    return this.#exclusive(async () => {
-      for (let task = this.#next(target); task; task = this.#next(target)) {
-        this.#clock.moveTo(task.at);
-        await this.#runOne(task);
+    const run = this.#advancing.then(async () => {
+      for (;;) {
+        const next = this.#peek();
+        if (next && next.at <= this.#clock.nowMs()) {
+          this.#start(next);
+        } else if (this.#inFlight.size > 0) {
+          await Promise.race(this.#inFlight);
+        } else if (next && next.at <= target) {
+          this.#clock.moveTo(next.at);
+        } else {
+          break;
+        }
       }
       this.#clock.moveTo(target);
     });
+    this.#advancing = run.catch(() => {});
+    return run.finally(() => this.#arm());
   }
 
-  /** Runs what is due now; the real-time timer calls this. */
-  runDue(): Promise<void> {
-    return this.advanceTo(this.#clock.nowMs());
+  /** Starts what is due now (the real-time timer calls this); does not wait for it. */
+  runDue(): void {
+    for (let next = this.#peek(); next && next.at <= this.#clock.nowMs(); next = this.#peek()) {
+      this.#start(next);
+    }
+    this.#arm();
   }
 
-  /** Waits for whatever run is under way (used by shutdown and tests). */
-  idle(): Promise<void> {
-    return this.#running;
+  /** Resolves once no task is running (shutdown and tests). */
+  async idle(): Promise<void> {
+    while (this.#inFlight.size > 0) {
+      await Promise.all(this.#inFlight);
+    }
   }
 
   #peek(): Task | undefined {
@@ -95,26 +115,20 @@ export class Scheduler {
     return undefined;
   }
 
-  #next(until: number): Task | undefined {
-    const task = this.#peek();
-    return task !== undefined && task.at <= until ? task : undefined;
-  }
-
-  async #runOne(task: Task): Promise<void> {
+  #start(task: Task): void {
     // Dropped before it runs, so that it may reschedule itself under the same key.
     this.#queue.pop();
     this.#tasks.delete(task.key);
-    try {
-      await task.run();
-    } catch (err) {
-      this.#onError(err, task.key);
-    }
-  }
-
-  #exclusive(work: () => Promise<void>): Promise<void> {
-    const run = this.#running.then(work);
-    this.#running = run.catch(() => {});
-    return run.finally(() => this.#arm());
+    const running: Promise<void> = Promise.resolve()
+      .then(task.run)
+      .then(
+        () => undefined,
+        (err: unknown) => this.#onError(err, task.key),
+      )
+      .finally(() => {
+        this.#inFlight.delete(running);
+      });
+    this.#inFlight.add(running);
   }
 
   #arm(): void {
@@ -126,9 +140,7 @@ export class Scheduler {
     const earliest = this.#peek()?.at ?? Number.POSITIVE_INFINITY;
     // setTimeout holds at most ~24.8 days; a longer wait simply re-arms.
     const delay = Math.min(Math.max(earliest - this.#clock.nowMs(), 0), 2 ** 31 - 1);
-    this.#timer = setTimeout(() => {
-      void this.runDue();
-    }, delay);
+    this.#timer = setTimeout(() => this.runDue(), delay);
     this.#timer.unref();
   }
 }

@@ -37,6 +37,14 @@ export const changeErrors = (one = false) =>
 
 export const writeOnly = [requireWrite()];
 
+/** The answers of a write a read-only credential may also make (subscribing to webhooks). */
+export const anyKeyChangeErrors = (one = false) =>
+  errorResponses(
+    ...writeErrors.filter((code) => code !== 'forbidden'),
+    ...(one ? oneRecord : []),
+    ...baseErrors,
+  );
+
 export const deletedResponse = () => jsonResponse(DeletedSchema, 'Deleted confirmation');
 
 /** A page of `list`: the cursor decoded for this workspace and list, the next one sealed. */

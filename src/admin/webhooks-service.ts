@@ -1,0 +1,178 @@
+import { appContext, type Runtime } from '../context';
+import { deliveryBody, putDelivery, putEvent } from '../deliveries/outbox';
+import type { Delivery, Notification } from '../deliveries/records';
+import type { DeliveryWorker } from '../deliveries/worker';
+import { eventDef, WILDCARD } from '../events/catalogue';
+import { testSample } from '../events/samples';
+import { ApiError } from '../platform/errors';
+import { newId, randomToken } from '../platform/ids';
+import type { Webhook } from '../resources/webhooks/records';
+import { SECRET_PREFIX } from '../resources/webhooks/service';
+
+// What the workspace settings let owners and admins do with a subscription (spec, Receiver
+// responses: view the delivery log, resend, send a signed test, rotate the secret, re-enable).
+
+const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000; // spec, Limits: secret rotation overlap
+
+interface Found<T> {
+  workspaceId: string;
+  record: T;
+}
+
+function findIn<T>(rt: Runtime, lookup: (wsId: string) => T | undefined): Found<T> | undefined {
+  for (const ws of rt.store.global.values('workspaces')) {
+    const record = lookup(ws.id);
+    if (record) {
+      return { workspaceId: ws.id, record };
+    }
+  }
+  return undefined;
+}
+
+export function findWebhook(rt: Runtime, id: string): Found<Webhook> {
+  const found = findIn(rt, (ws) => rt.store.workspace(ws).get('webhooks', id));
+  if (!found) {
+    throw new ApiError('not_found', 'no such webhook');
+  }
+  return found;
+}
+
+export function listAllWebhooks(rt: Runtime, workspaceId?: string): Found<Webhook>[] {
+  const out: Found<Webhook>[] = [];
+  for (const ws of rt.store.global.values('workspaces')) {
+    if (workspaceId === undefined || ws.id === workspaceId) {
+      for (const record of rt.store.workspace(ws.id).values('webhooks')) {
+        out.push({ workspaceId: ws.id, record });
+      }
+    }
+  }
+  return out.sort((a, b) => b.record.created_at.localeCompare(a.record.created_at));
+}
+
+const newestFirst = (a: Delivery, b: Delivery) =>
+  b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id);
+
+/** The log of a subscription, newest first; it outlives a deleted subscription. */
+export function deliveryLog(rt: Runtime, webhookId: string): Delivery[] {
+  for (const ws of rt.store.global.values('workspaces')) {
+    const scoped = rt.store.workspace(ws.id);
+    const log = [...scoped.values('deliveries')].filter((d) => d.webhook_id === webhookId);
+    if (log.length > 0 || scoped.get('webhooks', webhookId)) {
+      return log.sort(newestFirst);
+    }
+  }
+  throw new ApiError('not_found', 'no such webhook');
+}
+
+/** spec: a resend carries the same event_id, and the same bytes. */
+export function resend(rt: Runtime, worker: DeliveryWorker, id: string): Promise<Delivery> {
+  const found = findIn(rt, (ws) => rt.store.workspace(ws).get('deliveries', id));
+  if (!found) {
+    throw new ApiError('not_found', 'no such delivery');
+  }
+  const { workspaceId, record: original } = found;
+  const ws = rt.store.workspace(workspaceId);
+  const hook = ws.get('webhooks', original.webhook_id);
+  const event = ws.get('webhook_events', original.event_id);
+  if (!hook) {
+    throw new ApiError('not_found', 'the subscription of this delivery was deleted');
+  }
+  if (!event) {
+    throw new ApiError('not_found', 'this delivery is older than the delivery log keeps');
+  }
+  return worker.sendOnce(workspaceId, (tx, now) =>
+    putDelivery(tx, hook, event, now, 'resend', original.id),
+  );
+}
+
+/** A signed send with `event_test: true`, of the subscription's event (`*`: job.created). */
+export function sendTest(
+  rt: Runtime,
+  worker: DeliveryWorker,
+  id: string,
+  eventName: string | undefined,
+): Promise<Delivery> {
+  const { workspaceId, record: hook } = findWebhook(rt, id);
+  const name = eventName ?? (hook.event === WILDCARD ? 'job.created' : hook.event);
+  const def = eventDef(name);
+  if (!def) {
+    throw new ApiError('invalid_request', `"${name}" is not an event`, 'event');
+  }
+  if (hook.event !== WILDCARD && hook.event !== def.event) {
+    throw new ApiError('invalid_request', `this subscription is to ${hook.event}`, 'event');
+  }
+  const ctx = appContext(rt, workspaceId, rt.config.publicUrl);
+  const sample = testSample(ctx, def);
+  return worker.sendOnce(workspaceId, (tx, now) => {
+    const eventId = newId();
+    const event = putEvent(tx, {
+      id: eventId,
+      event: def.event,
+      at: now,
+      recordId: typeof sample.record.id === 'string' ? sample.record.id : null,
+      body: deliveryBody(
+        sample.record,
+        { event: def.event, id: eventId, at: now, workspaceId, test: true },
+        sample.extra,
+      ),
+    });
+    return putDelivery(tx, hook, event, now, 'test');
+  });
+}
+
+/**
+ * spec, Signature verification 2: after a rotation the new and the old secret both sign for 24
+ * hours. Subscriptions made together share their secret, so they rotate together.
+ */
+export function rotateSecret(rt: Runtime, id: string): { secret: string; hooks: Webhook[] } {
+  const { workspaceId, record } = findWebhook(rt, id);
+  const secret = randomToken(SECRET_PREFIX, 32);
+  const now = rt.clock.nowMs();
+  const until = new Date(now + ROTATION_OVERLAP_MS).toISOString();
+  const hooks = rt.store.transaction((tx) => {
+    const ws = tx.workspace(workspaceId);
+    return ws
+      .all('webhooks')
+      .filter((h) => h.group_id === record.group_id)
+      .map((h) =>
+        ws.put('webhooks', {
+          ...h,
+          secrets: [
+            { secret, expires_at: null },
+            ...h.secrets
+              .filter((s) => s.expires_at === null || Date.parse(s.expires_at) > now)
+              .map((s) => ({ secret: s.secret, expires_at: s.expires_at ?? until })),
+          ],
+          updated_at: rt.clock.iso(),
+        }),
+      );
+  });
+  return { secret, hooks };
+}
+
+export function enable(rt: Runtime, id: string): Found<Webhook> {
+  const { workspaceId } = findWebhook(rt, id);
+  const record = rt.store.transaction((tx) => {
+    const ws = tx.workspace(workspaceId);
+    const hook = ws.get('webhooks', id) as Webhook;
+    return ws.put('webhooks', {
+      ...hook,
+      disabled_at: null,
+      consecutive_failures: 0,
+      updated_at: rt.clock.iso(),
+    });
+  });
+  return { workspaceId, record };
+}
+
+export function notifications(rt: Runtime, workspaceId?: string): Found<Notification>[] {
+  const out: Found<Notification>[] = [];
+  for (const ws of rt.store.global.values('workspaces')) {
+    if (workspaceId === undefined || ws.id === workspaceId) {
+      for (const record of rt.store.workspace(ws.id).values('notifications')) {
+        out.push({ workspaceId: ws.id, record });
+      }
+    }
+  }
+  return out.sort((a, b) => b.record.created_at.localeCompare(a.record.created_at));
+}

@@ -1,0 +1,237 @@
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import type { AppEnv } from '../context';
+import type { Delivery } from '../deliveries/records';
+import { errorResponses, jsonResponse } from '../platform/openapi/responses';
+import { listOf, timestamp } from '../platform/openapi/schemas';
+import { wholeList } from '../platform/paging';
+import type { Webhook } from '../resources/webhooks/records';
+import { WebhookSchema } from '../resources/webhooks/schema';
+import { presentWebhook } from '../resources/webhooks/service';
+import type { Services } from '../runtime';
+import {
+  deliveryLog,
+  enable,
+  listAllWebhooks,
+  notifications,
+  resend,
+  rotateSecret,
+  sendTest,
+} from './webhooks-service';
+
+const AdminWebhookSchema = WebhookSchema.extend({
+  workspace_id: z.uuid(),
+  credential_id: z.string(),
+  consecutive_failures: z.number().int(),
+  active_secrets: z.number().int().openapi({ description: 'How many secrets sign right now' }),
+}).openapi('AdminWebhook');
+
+const AttemptSchema = z.object({
+  n: z.number().int(),
+  at: timestamp(),
+  status_code: z.number().int().nullable(),
+  duration_ms: z.number(),
+  error: z.string().nullable(),
+  response_snippet: z.string().nullable(),
+});
+
+const DeliverySchema = z
+  .object({
+    id: z.uuid(),
+    object: z.literal('delivery'),
+    webhook_id: z.uuid(),
+    event_id: z.uuid(),
+    event: z.string(),
+    kind: z.enum(['event', 'resend', 'test']),
+    resend_of: z.uuid().nullable(),
+    state: z.enum(['pending', 'retrying', 'succeeded', 'failed', 'cancelled']),
+    next_attempt_at: timestamp().nullable(),
+    created_at: timestamp(),
+    attempts: z.array(AttemptSchema),
+  })
+  .openapi('AdminDelivery');
+
+const NotificationSchema = z
+  .object({
+    id: z.uuid(),
+    object: z.literal('notification'),
+    workspace_id: z.uuid(),
+    kind: z.string(),
+    webhook_id: z.uuid(),
+    user_ids: z.array(z.uuid()),
+    message: z.string(),
+    created_at: timestamp(),
+  })
+  .openapi('AdminNotification');
+
+const RotatedSchema = z
+  .object({
+    object: z.literal('webhook_secret'),
+    secret: z.string(),
+    previous_expires_at: timestamp(),
+    webhook_ids: z.array(z.uuid()),
+  })
+  .openapi('AdminRotatedSecret');
+
+const idParam = z.object({ id: z.uuid() });
+const byWorkspace = z.object({ workspace_id: z.uuid().optional() });
+
+const presentAdmin = (workspaceId: string, h: Webhook, nowMs: number) => ({
+  ...presentWebhook(h),
+  workspace_id: workspaceId,
+  credential_id: h.credential_id,
+  consecutive_failures: h.consecutive_failures,
+  active_secrets: h.secrets.filter((s) => s.expires_at === null || Date.parse(s.expires_at) > nowMs)
+    .length,
+});
+
+const presentDelivery = (d: Delivery): z.infer<typeof DeliverySchema> => ({
+  id: d.id,
+  object: 'delivery',
+  webhook_id: d.webhook_id,
+  event_id: d.event_id,
+  event: d.event,
+  kind: d.kind,
+  resend_of: d.resend_of,
+  state: d.state,
+  next_attempt_at: d.next_attempt_at,
+  created_at: d.created_at,
+  attempts: d.attempts,
+});
+
+const notFound = errorResponses('invalid_request', 'not_found');
+
+const routes = {
+  list: createRoute({
+    method: 'get',
+    path: '/webhooks',
+    summary: 'Every webhook subscription, newest first (optionally of one workspace)',
+    request: { query: byWorkspace },
+    responses: {
+      200: jsonResponse(listOf(AdminWebhookSchema, 'AdminWebhookList'), 'Subscriptions'),
+      ...errorResponses('invalid_request'),
+    },
+  }),
+  deliveries: createRoute({
+    method: 'get',
+    path: '/webhooks/{id}/deliveries',
+    summary: 'The delivery log of a subscription, newest first, every attempt with it',
+    request: { params: idParam },
+    responses: {
+      200: jsonResponse(listOf(DeliverySchema, 'AdminDeliveryList'), 'The delivery log'),
+      ...notFound,
+    },
+  }),
+  resend: createRoute({
+    method: 'post',
+    path: '/deliveries/{id}/resend',
+    summary: 'Send a delivery again, once, now: same event_id, same body, freshly signed',
+    request: { params: idParam },
+    responses: { 200: jsonResponse(DeliverySchema, 'The resend, after its attempt'), ...notFound },
+  }),
+  test: createRoute({
+    method: 'post',
+    path: '/webhooks/{id}/test',
+    summary: 'A signed test send (`event_test: true`) of a recent record',
+    request: {
+      params: idParam,
+      body: {
+        required: false,
+        content: {
+          'application/json': {
+            schema: z.object({
+              event: z
+                .string()
+                .optional()
+                .openapi({ description: 'For a `*` subscription; default job.created' }),
+            }),
+          },
+        },
+      },
+    },
+    responses: {
+      200: jsonResponse(DeliverySchema, 'The test delivery, after its attempt'),
+      ...notFound,
+    },
+  }),
+  rotate: createRoute({
+    method: 'post',
+    path: '/webhooks/{id}/rotate_secret',
+    summary: 'A new secret; the old one keeps signing for 24 hours beside it',
+    request: { params: idParam },
+    responses: { 200: jsonResponse(RotatedSchema, 'The new secret (shown once)'), ...notFound },
+  }),
+  enable: createRoute({
+    method: 'post',
+    path: '/webhooks/{id}/enable',
+    summary: 'Switch a subscription back on, its failure count back to zero',
+    request: { params: idParam },
+    responses: { 200: jsonResponse(AdminWebhookSchema, 'The subscription'), ...notFound },
+  }),
+  notifications: createRoute({
+    method: 'get',
+    path: '/notifications',
+    summary:
+      "What the workspace's owners and admins were told (a webhook switched off), newest first",
+    request: { query: byWorkspace },
+    responses: {
+      200: jsonResponse(listOf(NotificationSchema, 'AdminNotificationList'), 'Notifications'),
+      ...errorResponses('invalid_request'),
+    },
+  }),
+};
+
+export function webhookAdmin(services: Services) {
+  const rt = services;
+  const now = () => rt.clock.nowMs();
+  return new OpenAPIHono<AppEnv>()
+    .openapi(routes.list, (c) =>
+      c.json(
+        wholeList(
+          listAllWebhooks(rt, c.req.valid('query').workspace_id).map((f) =>
+            presentAdmin(f.workspaceId, f.record, now()),
+          ),
+        ),
+        200,
+      ),
+    )
+    .openapi(routes.deliveries, (c) =>
+      c.json(wholeList(deliveryLog(rt, c.req.valid('param').id).map(presentDelivery)), 200),
+    )
+    .openapi(routes.resend, async (c) =>
+      c.json(presentDelivery(await resend(rt, services.deliveries, c.req.valid('param').id)), 200),
+    )
+    .openapi(routes.test, async (c) => {
+      // The body is optional: without one, validation hands over nothing.
+      const event = (c.req.valid('json') as { event?: string } | undefined)?.event;
+      const sent = await sendTest(rt, services.deliveries, c.req.valid('param').id, event);
+      return c.json(presentDelivery(sent), 200);
+    })
+    .openapi(routes.rotate, (c) => {
+      const { secret, hooks } = rotateSecret(rt, c.req.valid('param').id);
+      const previous = hooks[0]?.secrets[1]?.expires_at ?? rt.clock.iso();
+      return c.json(
+        {
+          object: 'webhook_secret' as const,
+          secret,
+          previous_expires_at: previous,
+          webhook_ids: hooks.map((h) => h.id),
+        },
+        200,
+      );
+    })
+    .openapi(routes.enable, (c) => {
+      const { workspaceId, record } = enable(rt, c.req.valid('param').id);
+      return c.json(presentAdmin(workspaceId, record, now()), 200);
+    })
+    .openapi(routes.notifications, (c) =>
+      c.json(
+        wholeList(
+          notifications(rt, c.req.valid('query').workspace_id).map((f) => ({
+            ...f.record,
+            workspace_id: f.workspaceId,
+          })),
+        ),
+        200,
+      ),
+    );
+}

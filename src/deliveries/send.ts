@@ -1,0 +1,142 @@
+import { createHmac } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
+
+// spec, Delivery headers and Signature verification. node:http rather than fetch: fetch refuses
+// a list of "bad ports" (6000, 6665, ...) that a receiver may well listen on, and redirects are
+// simply never followed here.
+
+export const USER_AGENT = 'Service-Webhooks/2.0';
+const SNIPPET = 500;
+const MAX_READ = 64 * 1024;
+
+/** `t=<unix seconds>,v1=<hex>` with one v1 per secret, each over `<t>.<body>`. */
+export function signature(secrets: readonly string[], body: string, t: number): string {
+  const signed = `${t}.${body}`;
+  const v1 = secrets.map((s) => `v1=${createHmac('sha256', s).update(signed).digest('hex')}`);
+  return [`t=${t}`, ...v1].join(',');
+}
+
+export interface Outgoing {
+  url: string;
+  body: string;
+  event: string;
+  eventId: string;
+  webhookId: string;
+  attempt: number;
+  secrets: readonly string[];
+}
+
+export interface Result {
+  status: number | null;
+  error: string | null;
+  durationMs: number;
+  snippet: string | null;
+}
+
+const agents = {
+  'http:': new http.Agent({ keepAlive: true }),
+  'https:': new https.Agent({ keepAlive: true }),
+};
+
+function describe(err: NodeJS.ErrnoException, timeoutMs: number, timedOut: boolean): string {
+  if (timedOut) {
+    return `timed out after ${timeoutMs / 1000} s`;
+  }
+  switch (err.code) {
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ECONNRESET':
+      return 'connection reset';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'host not found';
+    default:
+      return err.code ? `${err.code}: ${err.message}` : err.message;
+  }
+}
+
+/** One POST of a delivery. Never throws: every way it can go wrong is an outcome to log. */
+export function deliver(out: Outgoing, timeoutMs: number, stop: AbortSignal): Promise<Result> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  return new Promise((resolve) => {
+    let url: URL;
+    try {
+      url = new URL(out.url);
+    } catch {
+      resolve({ status: null, error: 'invalid target URL', durationMs: 0, snippet: null });
+      return;
+    }
+    const lib = url.protocol === 'https:' ? https : http;
+    const agent = url.protocol === 'https:' ? agents['https:'] : agents['http:'];
+    const body = Buffer.from(out.body);
+    let timedOut = false;
+    let settled = false;
+    const finish = (result: Result) => {
+      if (!settled) {
+        settled = true;
+        clearTimeout(timer);
+        resolve(result);
+      }
+    };
+    const req = lib.request(url, {
+      method: 'POST',
+      agent,
+      signal: stop,
+      headers: {
+        'Content-Type': 'application/json',
+        'Content-Length': body.length,
+        'User-Agent': USER_AGENT,
+        'X-Service-Signature': signature(out.secrets, out.body, Math.floor(Date.now() / 1000)),
+        'X-Service-Event': out.event,
+        'X-Service-Delivery': out.eventId,
+        'X-Service-Webhook-Id': out.webhookId,
+        'X-Service-Attempt': String(out.attempt),
+      },
+    });
+    const timer = setTimeout(() => {
+      timedOut = true;
+      req.destroy(new Error('timeout'));
+    }, timeoutMs);
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      finish({
+        status: null,
+        error: describe(err, timeoutMs, timedOut),
+        durationMs: elapsed(),
+        snippet: null,
+      }),
+    );
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      let read = 0;
+      res.on('data', (chunk: Buffer) => {
+        if (read < SNIPPET) {
+          chunks.push(chunk);
+        }
+        read += chunk.length;
+        if (read > MAX_READ) {
+          res.destroy(); // enough read to log; the rest is not worth waiting for
+        }
+      });
+      const done = () => {
+        const status = res.statusCode ?? 0;
+        const text = Buffer.concat(chunks).toString('utf8').slice(0, SNIPPET);
+        finish({
+          status,
+          error: timedOut
+            ? `timed out after ${timeoutMs / 1000} s`
+            : status >= 300 && status < 400
+              ? 'redirect (not followed)'
+              : null,
+          durationMs: elapsed(),
+          snippet: text === '' ? null : text,
+        });
+      };
+      res.on('end', done);
+      res.on('close', done);
+      res.on('error', () => done());
+    });
+    req.end(body);
+  });
+}

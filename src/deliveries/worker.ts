@@ -1,0 +1,319 @@
+import type { Runtime } from '../context';
+import { newId } from '../platform/ids';
+import type { Webhook } from '../resources/webhooks/records';
+import { GLOBAL, type TxScope, type WorkspaceCollections } from '../store';
+import { flushUpdate } from './outbox';
+import { DISABLE_AFTER, outcomeOf, retryDelayMs } from './policy';
+import { Pool } from './pool';
+import {
+  type Attempt,
+  type Delivery,
+  type EventRecord,
+  isOpen,
+  type PendingUpdate,
+} from './records';
+import { deliver, type Result } from './send';
+
+// DESIGN, Outbox and worker: deliveries are persisted rows; the worker schedules every open one
+// on the clock (at start, and as commits add them), sends it, and writes what came of it. Retry
+// timing follows the clock, so moving the clock plays a retry schedule through.
+
+type Ws = TxScope<WorkspaceCollections>;
+
+const deliveryKey = (wsId: string, id: string) => `delivery:${wsId}:${id}`;
+const flushKey = (wsId: string, id: string) => `coalesce:${wsId}:${id}`;
+const SWEEP_KEY = 'deliveries:sweep';
+const DAY = 24 * 60 * 60 * 1000;
+/** decisions.md: the delivery log keeps settled deliveries 30 days. */
+const KEEP_MS = 30 * DAY;
+
+/** Sends at once across all subscriptions; a few per subscription (see Pool). */
+const CONCURRENCY = 256;
+const PER_SUBSCRIPTION = 8;
+
+/** The secrets that sign now: the current one, and a rotated-out one within its 24 hours. */
+export const signingSecrets = (hook: Webhook, nowMs: number): string[] =>
+  hook.secrets
+    .filter((s) => s.expires_at === null || Date.parse(s.expires_at) > nowMs)
+    .map((s) => s.secret);
+
+export class DeliveryWorker {
+  readonly #rt: Runtime;
+  readonly #pool = new Pool(CONCURRENCY, PER_SUBSCRIPTION);
+  readonly #stop = new AbortController();
+  /** Deliveries being sent right now: a second start of the same one waits its turn. */
+  readonly #sending = new Set<string>();
+
+  constructor(rt: Runtime) {
+    this.#rt = rt;
+  }
+
+  /** Schedules every open delivery and held update the store holds, then follows commits. */
+  start(): void {
+    const { store } = this.#rt;
+    for (const ws of store.global.values('workspaces')) {
+      const scoped = store.workspace(ws.id);
+      for (const d of scoped.values('deliveries')) {
+        this.#follow(ws.id, d, true);
+      }
+      for (const p of scoped.values('pending_updates')) {
+        this.#hold(ws.id, p);
+      }
+    }
+    store.onApplied((changes) => {
+      for (const change of changes) {
+        if (change.scope === GLOBAL) {
+          continue;
+        }
+        if (change.coll === 'deliveries') {
+          const after = change.after as Delivery | undefined;
+          if (after) {
+            this.#follow(change.scope, after, false);
+          } else {
+            this.#rt.scheduler.cancel(deliveryKey(change.scope, change.id));
+          }
+        } else if (change.coll === 'pending_updates') {
+          const after = change.after as PendingUpdate | undefined;
+          if (after) {
+            this.#hold(change.scope, after);
+          } else {
+            this.#rt.scheduler.cancel(flushKey(change.scope, change.id));
+          }
+        }
+      }
+    });
+    this.#sweepLater();
+  }
+
+  /** Aborts sends in flight (shutdown): they are neither logged nor settled, and go again later. */
+  stop(): void {
+    this.#stop.abort();
+  }
+
+  get sending(): number {
+    return this.#pool.running;
+  }
+
+  #follow(wsId: string, d: Delivery, atStart: boolean): void {
+    const key = deliveryKey(wsId, d.id);
+    if (!isOpen(d)) {
+      this.#rt.scheduler.cancel(key);
+    } else if (d.next_attempt_at !== null) {
+      this.#rt.scheduler.schedule(key, Date.parse(d.next_attempt_at), () =>
+        this.attempt(wsId, d.id),
+      );
+    } else if (atStart) {
+      // A resend or test send (its caller sends it) cut short by a restart: it goes now.
+      this.#rt.scheduler.schedule(key, this.#rt.clock.nowMs(), () => this.attempt(wsId, d.id));
+    }
+  }
+
+  #hold(wsId: string, p: PendingUpdate): void {
+    this.#rt.scheduler.schedule(flushKey(wsId, p.id), Date.parse(p.due_at), () =>
+      flushUpdate(this.#rt, wsId, p.id),
+    );
+  }
+
+  /**
+   * One attempt of an open delivery: sent once its change is on disk (a delivery never announces
+   * a change that a crash could still lose), then logged, settled, retried or stopped.
+   */
+  async attempt(wsId: string, id: string): Promise<Delivery | undefined> {
+    const ws = this.#rt.store.workspace(wsId);
+    const d = ws.get('deliveries', id);
+    if (!d || !isOpen(d) || this.#sending.has(id)) {
+      return d;
+    }
+    const hook = ws.get('webhooks', d.webhook_id);
+    const event = ws.get('webhook_events', d.event_id);
+    if (!hook || !event || (hook.disabled_at !== null && d.kind === 'event')) {
+      return this.#cancel(wsId, id);
+    }
+    this.#sending.add(id);
+    try {
+      return await this.#send(wsId, d, hook, event);
+    } finally {
+      this.#sending.delete(id);
+    }
+  }
+
+  async #send(
+    wsId: string,
+    d: Delivery,
+    hook: Webhook,
+    event: EventRecord,
+  ): Promise<Delivery | undefined> {
+    const { store, clock, config } = this.#rt;
+    const id = d.id;
+    await store.sync();
+    const n = d.attempts.length + 1;
+    const at = clock.iso();
+    const result = await this.#pool.run(hook.id, () =>
+      deliver(
+        {
+          url: hook.target_url,
+          body: event.body,
+          event: event.event,
+          eventId: event.id,
+          webhookId: hook.id,
+          attempt: n,
+          secrets: signingSecrets(hook, clock.nowMs()),
+        },
+        config.webhookTimeoutMs,
+        this.#stop.signal,
+      ),
+    );
+    if (this.#stop.signal.aborted) {
+      return undefined;
+    }
+    return this.#settle(wsId, id, { n, at, result });
+  }
+
+  #cancel(wsId: string, id: string): Delivery | undefined {
+    return this.#rt.store.transaction((tx) => {
+      const ws = tx.workspace(wsId);
+      const d = ws.get('deliveries', id);
+      return d && isOpen(d) ? cancelDelivery(ws, d, this.#rt.clock.iso()) : d;
+    });
+  }
+
+  #settle(
+    wsId: string,
+    id: string,
+    sent: { n: number; at: string; result: Result },
+  ): Delivery | undefined {
+    const { clock } = this.#rt;
+    return this.#rt.store.transaction((tx) => {
+      const ws = tx.workspace(wsId);
+      const d = ws.get('deliveries', id);
+      if (!d) {
+        return undefined;
+      }
+      const now = clock.iso();
+      const { result } = sent;
+      const attempt: Attempt = {
+        n: sent.n,
+        at: sent.at,
+        status_code: result.status,
+        duration_ms: result.durationMs,
+        error: result.error,
+        response_snippet: result.snippet,
+      };
+      const outcome = outcomeOf(result);
+      const failed = outcome === 'retry' || outcome === 'stop';
+      const retry = outcome === 'retry' && sent.n < d.max_attempts;
+      const next: Delivery = {
+        ...d,
+        attempts: [...d.attempts, attempt],
+        // Cancelled meanwhile (the subscription went): the attempt is logged, nothing more.
+        // The wait runs from when the attempt started, so the schedule does not drift.
+        state: !isOpen(d) ? d.state : !failed ? 'succeeded' : retry ? 'retrying' : 'failed',
+        next_attempt_at:
+          isOpen(d) && retry
+            ? new Date(Date.parse(sent.at) + retryDelayMs(sent.n)).toISOString()
+            : null,
+        updated_at: now,
+      };
+      ws.put('deliveries', next);
+      const hook = ws.get('webhooks', d.webhook_id);
+      if (!hook) {
+        return next;
+      }
+      if (outcome === 'gone') {
+        deleteWebhook(ws, hook, now);
+      } else if (!failed) {
+        if (hook.consecutive_failures !== 0) {
+          ws.put('webhooks', { ...hook, consecutive_failures: 0, updated_at: now });
+        }
+      } else {
+        recordFailure(ws, hook, now);
+      }
+      return ws.get('deliveries', id);
+    });
+  }
+
+  /** Settled deliveries and their events older than the log keeps go, once a day. */
+  #sweepLater(): void {
+    this.#rt.scheduler.schedule(SWEEP_KEY, this.#rt.clock.nowMs() + DAY, () => {
+      sweep(this.#rt);
+      this.#sweepLater();
+    });
+  }
+
+  /** Creates a delivery and sends it once, now: a resend or a test send from the log. */
+  async sendOnce(wsId: string, create: (ws: Ws, now: string) => Delivery): Promise<Delivery> {
+    const created = this.#rt.store.transaction((tx) =>
+      create(tx.workspace(wsId), this.#rt.clock.iso()),
+    );
+    return (await this.attempt(wsId, created.id)) ?? created;
+  }
+}
+
+export function cancelDelivery(ws: Ws, d: Delivery, now: string): Delivery {
+  return ws.put('deliveries', { ...d, state: 'cancelled', next_attempt_at: null, updated_at: now });
+}
+
+/** Open deliveries of a subscription that is deleted or switched off go no further. */
+export function cancelOpen(ws: Ws, webhookId: string, now: string): void {
+  for (const d of ws.all('deliveries')) {
+    if (d.webhook_id === webhookId && isOpen(d)) {
+      cancelDelivery(ws, d, now);
+    }
+  }
+}
+
+export function deleteWebhook(ws: Ws, hook: Webhook, now: string): void {
+  ws.delete('webhooks', hook.id);
+  cancelOpen(ws, hook.id, now);
+}
+
+/** spec: 50 consecutive failures switch the subscription off and tell the owners and admins. */
+function recordFailure(ws: Ws, hook: Webhook, now: string): void {
+  const failures = hook.consecutive_failures + 1;
+  if (failures < DISABLE_AFTER || hook.disabled_at !== null) {
+    ws.put('webhooks', { ...hook, consecutive_failures: failures, updated_at: now });
+    return;
+  }
+  ws.put('webhooks', {
+    ...hook,
+    consecutive_failures: failures,
+    disabled_at: now,
+    updated_at: now,
+  });
+  cancelOpen(ws, hook.id, now);
+  const people = ws.all('users').filter((u) => u.role === 'owner' || u.role === 'admin');
+  ws.put('notifications', {
+    id: newId(),
+    object: 'notification',
+    kind: 'webhook_disabled',
+    webhook_id: hook.id,
+    user_ids: people.map((u) => u.id),
+    message: `The webhook to ${hook.target_url} (${hook.event}) was switched off after ${failures} consecutive failed deliveries.`,
+    created_at: now,
+  });
+}
+
+function sweep(rt: Runtime): void {
+  const cutoff = rt.clock.nowMs() - KEEP_MS;
+  for (const ws of rt.store.global.values('workspaces')) {
+    const scoped = rt.store.workspace(ws.id);
+    const old = [...scoped.values('deliveries')].filter(
+      (d) => !isOpen(d) && Date.parse(d.updated_at) < cutoff,
+    );
+    if (old.length === 0) {
+      continue;
+    }
+    rt.store.transaction((tx) => {
+      const w = tx.workspace(ws.id);
+      for (const d of old) {
+        w.delete('deliveries', d.id);
+      }
+      const referenced = new Set([...w.all('deliveries')].map((d) => d.event_id));
+      for (const e of w.all('webhook_events')) {
+        if (!referenced.has(e.id) && Date.parse(e.created_at) < cutoff) {
+          w.delete('webhook_events', e.id);
+        }
+      }
+    });
+  }
+}

@@ -1,0 +1,32 @@
+import type { Rec } from '../../store';
+
+/** A signing secret; one that is being rotated out keeps signing until `expires_at`. */
+export interface Secret {
+  secret: string;
+  expires_at: string | null;
+}
+
+export type Webhook = Rec & {
+  object: 'webhook';
+  /** An event name, or `*` for every event. */
+  event: string;
+  target_url: string;
+  description: string | null;
+  /** Filter key → value; stage filters hold the stage key. */
+  filters: Record<string, string>;
+  /** The credential that subscribed: only it lists, reads and deletes the subscription. */
+  credential_id: string;
+  /** Subscriptions made by one request share a group and one secret (spec, Signature 4). */
+  group_id: string;
+  secrets: Secret[];
+  consecutive_failures: number;
+  disabled_at: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+declare module '../../store/collections' {
+  interface WorkspaceCollections {
+    webhooks: Webhook;
+  }
+}

@@ -1,0 +1,153 @@
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import type { AppEnv, Runtime } from '../../context';
+import { deliveryFields } from '../../deliveries/outbox';
+import { eventDef } from '../../events/catalogue';
+import { samplesOf } from '../../events/samples';
+import { ApiError } from '../../platform/errors';
+import { newId } from '../../platform/ids';
+import { baseErrors, errorResponses, jsonResponse } from '../../platform/openapi/responses';
+import { wholeList } from '../../platform/paging';
+import {
+  anyKeyChangeErrors,
+  deletedResponse,
+  idParam,
+  jsonBody,
+  readErrors,
+  readOneErrors,
+} from '../common/routing';
+import {
+  EventDefinitionListSchema,
+  EventParam,
+  SampleListSchema,
+  WebhookCreatedSchema,
+  WebhookCreateSchema,
+  WebhookGroupSchema,
+  WebhookListSchema,
+  WebhookSchema,
+} from './schema';
+import {
+  deleteOwnWebhook,
+  eventCatalogue,
+  getWebhook,
+  listWebhooks,
+  presentWebhook,
+  subscribe,
+} from './service';
+
+const tags = ['Webhooks'];
+
+const list = createRoute({
+  method: 'get',
+  path: '/webhooks',
+  tags,
+  summary: 'The subscriptions the calling credential created, newest first',
+  responses: {
+    200: jsonResponse(WebhookListSchema, 'Every subscription of this credential'),
+    ...readErrors(),
+  },
+});
+
+// No writeOnly: spec, Authentication 3, a read-only credential may subscribe.
+const create = createRoute({
+  method: 'post',
+  path: '/webhooks',
+  tags,
+  summary: 'Subscribe a URL to an event, to every event (`*`), or to several events',
+  request: { body: jsonBody(WebhookCreateSchema) },
+  responses: {
+    201: jsonResponse(
+      z.union([WebhookCreatedSchema, WebhookGroupSchema]),
+      'The new subscription with its secret (shown once); for `events`, a list sharing one secret',
+    ),
+    200: jsonResponse(
+      z.union([WebhookSchema, WebhookGroupSchema]),
+      'The same event, URL and filters were already subscribed: the existing subscription, no secret',
+    ),
+    ...anyKeyChangeErrors(),
+  },
+});
+
+const getOne = createRoute({
+  method: 'get',
+  path: '/webhooks/{id}',
+  tags,
+  summary: 'One subscription (never its secret)',
+  request: { params: idParam },
+  responses: { 200: jsonResponse(WebhookSchema, 'The subscription'), ...readOneErrors() },
+});
+
+const remove = createRoute({
+  method: 'delete',
+  path: '/webhooks/{id}',
+  tags,
+  summary: 'Delete a subscription; its deliveries still waiting are cancelled',
+  request: { params: idParam },
+  responses: { 200: deletedResponse(), ...anyKeyChangeErrors(true) },
+});
+
+const samples = createRoute({
+  method: 'get',
+  path: '/webhooks/samples/{event}',
+  tags,
+  summary: 'Up to three recent records of the workspace wrapped as deliveries of the event',
+  request: { params: EventParam },
+  responses: {
+    200: jsonResponse(SampleListSchema, 'Sample delivery bodies, newest first'),
+    ...errorResponses('not_found', ...baseErrors),
+  },
+});
+
+const events = createRoute({
+  method: 'get',
+  path: '/events',
+  tags: ['Lookups'],
+  summary: 'The event catalogue: every event with the filters it accepts',
+  responses: {
+    200: jsonResponse(EventDefinitionListSchema, 'The 30 events'),
+    ...errorResponses(...baseErrors),
+  },
+});
+
+const SAMPLES = 3;
+
+export function webhookRoutes(rt: Runtime) {
+  return new OpenAPIHono<AppEnv>()
+    .openapi(list, (c) => c.json(wholeList(listWebhooks(c.get('ctx')).map(presentWebhook)), 200))
+    .openapi(create, async (c) => {
+      const done = await subscribe(c.get('ctx'), c.req.valid('json'), rt.config.allowLocalTargets);
+      const hooks = done.webhooks.map(presentWebhook);
+      const [hook] = hooks;
+      if (done.secret === null) {
+        return c.json(done.group || !hook ? wholeList(hooks) : hook, 200);
+      }
+      const secret = done.secret;
+      return c.json(
+        done.group || !hook ? { ...wholeList(hooks), secret } : { ...hook, secret },
+        201,
+      );
+    })
+    .openapi(samples, (c) => {
+      const ctx = c.get('ctx');
+      const name = c.req.valid('param').event;
+      const def = eventDef(name);
+      if (!def) {
+        throw new ApiError('not_found', `"${name}" is not an event; GET /events lists them`);
+      }
+      const data = samplesOf(ctx, def, SAMPLES).map((s) =>
+        deliveryFields(
+          s.record,
+          { event: def.event, id: newId(), at: s.at, workspaceId: ctx.workspace.id },
+          s.extra,
+        ),
+      );
+      return c.json(wholeList(data) as z.infer<typeof SampleListSchema>, 200);
+    })
+    .openapi(getOne, (c) =>
+      c.json(presentWebhook(getWebhook(c.get('ctx'), c.req.valid('param').id)), 200),
+    )
+    .openapi(remove, (c) => {
+      const hook = deleteOwnWebhook(c.get('ctx'), c.req.valid('param').id);
+      return c.json({ id: hook.id, object: 'webhook', deleted: true as const }, 200);
+    })
+    .openapi(events, (c) => c.json(wholeList(eventCatalogue(c.get('ctx'))), 200));
+}

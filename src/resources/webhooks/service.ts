@@ -1,0 +1,235 @@
+import type { z } from '@hono/zod-openapi';
+import type { ServiceContext } from '../../context';
+import { cancelOpen, deleteWebhook } from '../../deliveries/worker';
+import { EVENTS, type EventDef, eventDef, WILDCARD } from '../../events/catalogue';
+import { checkFilters } from '../../events/filters';
+import { ApiError } from '../../platform/errors';
+import { newId, randomToken } from '../../platform/ids';
+import type { TxScope, WorkspaceCollections } from '../../store';
+import { listStages } from '../pipelines/service';
+import type { Webhook } from './records';
+import type { EventDefinitionSchema, WebhookCreate, WebhookSchema } from './schema';
+import { checkReachable, parseTarget } from './targets';
+
+/** decisions.md: the spec does not show a maximum; svc holds 500 subscriptions a workspace. */
+export const MAX_SUBSCRIPTIONS = 500;
+export const SECRET_PREFIX = 'whsec_';
+
+export const presentWebhook = (h: Webhook): z.infer<typeof WebhookSchema> => ({
+  id: h.id,
+  object: 'webhook',
+  event: h.event,
+  target_url: h.target_url,
+  description: h.description,
+  filters: h.filters,
+  created_at: h.created_at,
+  disabled_at: h.disabled_at,
+});
+
+/** spec, Authentication 4: a credential sees only the subscriptions it created. */
+const ownedBy = (ctx: ServiceContext, h: Webhook) => h.credential_id === ctx.credential.id;
+
+export function listWebhooks(ctx: ServiceContext): Webhook[] {
+  return [...ctx.ws.values('webhooks')]
+    .filter((h) => ownedBy(ctx, h))
+    .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id));
+}
+
+export function getWebhook(ctx: ServiceContext, id: string): Webhook {
+  const hook = ctx.ws.get('webhooks', id);
+  if (!hook || !ownedBy(ctx, hook)) {
+    throw new ApiError('not_found', 'no such webhook');
+  }
+  return hook;
+}
+
+export function deleteOwnWebhook(ctx: ServiceContext, id: string): Webhook {
+  const hook = getWebhook(ctx, id);
+  ctx.ws.transaction((tx) => deleteWebhook(tx, hook, ctx.clock.iso()));
+  return hook;
+}
+
+function eventNamed(name: string, field: string): EventDef {
+  const def = eventDef(name);
+  if (!def) {
+    throw new ApiError(
+      'invalid_request',
+      `${field}: "${name}" is not an event; GET /events lists them`,
+      field,
+    );
+  }
+  return def;
+}
+
+interface Request {
+  events: string[];
+  /** True when sent as `events`: the answer is then a list sharing one secret. */
+  group: boolean;
+  filters: Record<string, string>;
+}
+
+/** What to subscribe to: `event` (one name or `*`) or `events`, with filters for one event only. */
+function readEvents(ctx: ServiceContext, input: WebhookCreate): Request {
+  const filters = input.filters ?? {};
+  const filtered = Object.keys(filters).length > 0;
+  if (input.event !== undefined && input.events !== undefined) {
+    throw new ApiError('invalid_request', 'send event or events, not both', 'events');
+  }
+  if (input.events !== undefined) {
+    if (input.events.length === 0) {
+      throw new ApiError('invalid_request', 'events must name at least one event', 'events');
+    }
+    input.events.forEach((name, i) => {
+      if (name === WILDCARD) {
+        throw new ApiError('invalid_request', 'send `*` as event, not in events', `events[${i}]`);
+      }
+      eventNamed(name, `events[${i}]`);
+    });
+    if (filtered) {
+      throw new ApiError(
+        'invalid_request',
+        'filters apply only to a subscription to one event (send event, not events)',
+        'filters',
+      );
+    }
+    return { events: [...new Set(input.events)], group: true, filters: {} };
+  }
+  if (input.event === undefined || input.event === '') {
+    throw new ApiError('invalid_request', 'event (or events) is required', 'event');
+  }
+  if (input.event === WILDCARD) {
+    if (filtered) {
+      throw new ApiError(
+        'invalid_request',
+        'a subscription to every event cannot be filtered',
+        'filters',
+      );
+    }
+    return { events: [WILDCARD], group: false, filters: {} };
+  }
+  const def = eventNamed(input.event, 'event');
+  return { events: [def.event], group: false, filters: checkFilters(ctx, def, filters) };
+}
+
+const sameFilters = (a: Record<string, string>, b: Record<string, string>) =>
+  Object.keys(a).length === Object.keys(b).length &&
+  Object.entries(a).every(([k, v]) => b[k] === v);
+
+const sameUrl = (a: string, b: string) => {
+  try {
+    return new URL(a).href === new URL(b).href;
+  } catch {
+    return a === b;
+  }
+};
+
+/** spec: subscribing the same event, URL and filters again returns the existing subscription. */
+function existing(ctx: ServiceContext, req: Request, url: string): Webhook[] | undefined {
+  const mine = listWebhooks(ctx).filter((h) => sameUrl(h.target_url, url));
+  if (!req.group) {
+    const found = mine.find(
+      (h) => h.event === req.events[0] && sameFilters(h.filters, req.filters),
+    );
+    return found && [found];
+  }
+  // A group is the same when one earlier request subscribed exactly these events to this URL.
+  const wanted = new Set(req.events);
+  const groups = new Map<string, Webhook[]>();
+  for (const h of mine) {
+    groups.set(h.group_id, [...(groups.get(h.group_id) ?? []), h]);
+  }
+  for (const hooks of groups.values()) {
+    if (hooks.length === wanted.size && hooks.every((h) => wanted.has(h.event))) {
+      return req.events.map((e) => hooks.find((h) => h.event === e) as Webhook);
+    }
+  }
+  return undefined;
+}
+
+export interface Subscribed {
+  created: boolean;
+  group: boolean;
+  webhooks: Webhook[];
+  /** Only when created: the secret is returned once. */
+  secret: string | null;
+}
+
+export async function subscribe(
+  ctx: ServiceContext,
+  input: WebhookCreate,
+  allowLocalTargets: boolean,
+): Promise<Subscribed> {
+  const field = input.target_url !== undefined ? 'target_url' : 'targetUrl';
+  const target = input.target_url ?? input.targetUrl;
+  if (target === undefined || target === '') {
+    throw new ApiError('invalid_request', 'target_url is required', 'target_url');
+  }
+  const url = parseTarget(target, field, allowLocalTargets);
+  const req = readEvents(ctx, input);
+  await checkReachable(url, field, allowLocalTargets);
+  const stored = target.trim();
+  const found = existing(ctx, req, stored);
+  if (found) {
+    return { created: false, group: req.group, webhooks: found, secret: null };
+  }
+  if (ctx.ws.count('webhooks') + req.events.length > MAX_SUBSCRIPTIONS) {
+    throw new ApiError(
+      'invalid_request',
+      `a workspace holds at most ${MAX_SUBSCRIPTIONS} webhook subscriptions`,
+    );
+  }
+  const secret = randomToken(SECRET_PREFIX, 32);
+  const now = ctx.clock.iso();
+  const groupId = newId();
+  const webhooks = ctx.ws.transaction((tx) =>
+    req.events.map((event) =>
+      tx.put('webhooks', {
+        id: newId(),
+        object: 'webhook',
+        event,
+        target_url: stored,
+        description: input.description ?? null,
+        filters: req.filters,
+        credential_id: ctx.credential.id,
+        group_id: groupId,
+        secrets: [{ secret, expires_at: null }],
+        consecutive_failures: 0,
+        disabled_at: null,
+        created_at: now,
+        updated_at: now,
+      }),
+    ),
+  );
+  return { created: true, group: req.group, webhooks, secret };
+}
+
+/** spec, Authentication 4: revoking a credential switches off the webhooks it created. */
+export function disableWebhooksOf(
+  ws: TxScope<WorkspaceCollections>,
+  credentialId: string,
+  now: string,
+): void {
+  for (const hook of ws.all('webhooks')) {
+    if (hook.credential_id === credentialId && hook.disabled_at === null) {
+      ws.put('webhooks', { ...hook, disabled_at: now, updated_at: now });
+      cancelOpen(ws, hook.id, now);
+    }
+  }
+}
+
+/** spec, GET /events: every event with the filters POST /webhooks accepts for it. */
+export function eventCatalogue(ctx: ServiceContext): z.infer<typeof EventDefinitionSchema>[] {
+  const stageKeys = listStages(ctx).map((s) => s.key);
+  return EVENTS.map((def) => ({
+    event: def.event,
+    resource: def.resource,
+    label: def.label,
+    description: def.description,
+    filters: def.filters.map((f) => ({
+      key: f.key,
+      label: f.label,
+      kind: f.kind,
+      ...(f.kind === 'stage' ? { values: stageKeys } : f.values ? { values: [...f.values] } : {}),
+    })),
+  }));
+}
