@@ -4,66 +4,19 @@
 // 10,000 jobs, in one run, rounds alternating. Writes: POST /v1/jobs, each answered once fsynced,
 // with 1,000 and with 50,000 jobs in the store. Load comes from autocannon in this process; the
 // servers run in their own processes. Run: npm run bench:jobs
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import type { Job } from '../src/resources/jobs/schema';
 import { Store } from '../src/store';
+import { BIN, ensureBuilt, ROOT, start } from './server-process';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const BIN = join(ROOT, 'bin', 'svc.cjs');
 const SECONDS = 5;
 const ROUNDS = 2;
 const CONNECTIONS = 16;
-const READY = /(?:svc|bare) listening on (http:\/\/127\.0\.0\.1:\d+)/;
-
-const live = new Set<ChildProcess>();
-process.on('exit', () => {
-  for (const child of live) {
-    if (child.pid !== undefined && child.exitCode === null) {
-      process.kill(child.pid, 'SIGKILL');
-    }
-  }
-});
-
-/** Starts a server we own and waits for its ready line; stop() signals it by PID. */
-function start(args: string[]): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  live.add(child);
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ready line: ${out}`)), 60_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk;
-      const ready = READY.exec(out);
-      if (ready?.[1]) {
-        clearTimeout(timer);
-        resolve({
-          url: ready[1],
-          stop: () =>
-            new Promise((done) => {
-              child.once('exit', () => {
-                live.delete(child);
-                done();
-              });
-              if (child.pid !== undefined) {
-                process.kill(child.pid, 'SIGTERM');
-              }
-            }),
-        });
-      }
-    });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      out += chunk;
-    });
-    child.once('exit', (code) => reject(new Error(`exited ${String(code)}: ${out}`)));
-  });
-}
 
 interface Figures {
   perSecond: number;
@@ -226,9 +179,7 @@ async function writes(dir: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(join(ROOT, 'dist', 'svc.cjs'))) {
-    spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
-  }
+  ensureBuilt();
   const dir = await mkdtemp(join(tmpdir(), 'svc-bench-jobs-'));
   try {
     await reads(dir);

@@ -20,6 +20,7 @@ export async function main(argv: string[], hooks: Hooks = {}): Promise<void> {
     .showHelpAfterError(false);
   serveCommand(program, hooks);
   seedCommand(program);
+  (await import('./webhook')).webhookCommand(program);
   program
     .command('warm', { hidden: true })
     .description('run the hot paths once in memory, so the code cache covers them (npm run build)')

@@ -1,0 +1,179 @@
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { listen } from '../listen';
+import { parsePort } from './options';
+
+interface ListenFlags {
+  port: number;
+  host: string;
+  secret?: string[];
+  server?: string;
+  key?: string;
+  events?: string[];
+  respond: number[];
+  delay: number;
+  forwardTo?: string;
+  record?: string;
+  tolerance: number;
+}
+
+export function webhookCommand(program: Command): void {
+  const webhook = program.command('webhook').description('work with webhook deliveries locally');
+  webhook
+    .command('listen')
+    .description('a local receiver: verifies signatures, dedupes, prints, records, answers as told')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', parsePort, 4020)
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option(
+      '--secret <whsec_...>',
+      'verify with this secret (give it twice during a rotation)',
+      collectSecret,
+    )
+    .option(
+      '--server <url>',
+      'subscribe to this svc (or service) and verify with the new secret',
+      parseUrl,
+    )
+    .option('--key <key>', 'API key for --server')
+    .option('--events <e1,e2|*>', 'events to subscribe to with --server (default *)', parseEvents)
+    .addOption(
+      new Option(
+        '--respond <statuses>',
+        'answers to accepted deliveries in order; the last repeats',
+      )
+        .argParser(parseStatuses)
+        .default([200], '200'),
+    )
+    .option('--delay <ms>', 'wait this long before each answer', parseDelay, 0)
+    .option(
+      '--forward-to <url>',
+      'pass accepted, non-duplicate deliveries on to this URL, bytes and headers unchanged',
+      parseUrl,
+    )
+    .option('--record <file>', 'append one JSON line per delivery to this file')
+    .option(
+      '--tolerance <seconds>',
+      'accept a signature timestamp this far from now',
+      parseTolerance,
+      300,
+    )
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  svc webhook listen --secret whsec_... --respond 500,500,200 --record ./deliveries.jsonl',
+        '  svc webhook listen --server http://127.0.0.1:4010 --key svc_live_... \\',
+        '    --events job.created,job.stage_changed --forward-to http://127.0.0.1:3000/hooks',
+        '',
+        'Without --secret or --server it accepts every delivery unverified (printed as such).',
+        'Subscriptions it makes with --server are deleted on exit.',
+        'svc serve accepts this http://127.0.0.1 target only when run with --allow-local-targets.',
+      ].join('\n'),
+    )
+    .action((flags: ListenFlags, command: Command) => {
+      const usage = checkFlags(flags);
+      if (usage) {
+        command.error(`error: ${usage}`, { exitCode: 2 });
+      }
+      return run(flags);
+    });
+}
+
+function checkFlags(flags: ListenFlags): string | undefined {
+  if (flags.server === undefined) {
+    if (flags.key !== undefined || flags.events !== undefined) {
+      return '--key and --events go with --server';
+    }
+  } else if (flags.key === undefined) {
+    return '--server needs --key';
+  }
+  return undefined;
+}
+
+async function run(flags: ListenFlags): Promise<void> {
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  const warn = (line: string) => process.stderr.write(`svc: ${line}\n`);
+  let listening: Awaited<ReturnType<typeof listen>>;
+  try {
+    listening = await listen({
+      host: flags.host,
+      port: flags.port,
+      secrets: flags.secret ?? [],
+      subscribe:
+        flags.server === undefined || flags.key === undefined
+          ? undefined
+          : { server: flags.server, key: flags.key, events: flags.events ?? ['*'] },
+      respond: flags.respond,
+      delayMs: flags.delay,
+      forwardTo: flags.forwardTo,
+      record: flags.record,
+      toleranceSeconds: flags.tolerance,
+      out,
+      warn,
+    });
+  } catch (err) {
+    warn((err as Error).message);
+    process.exitCode = 1;
+    return;
+  }
+  let signals = 0;
+  const stop = () => {
+    if (++signals > 1) {
+      process.exit(1);
+    }
+    listening.stop().then(
+      (clean) => process.exit(clean ? 0 : 1),
+      (err: Error) => {
+        warn(`stopping failed: ${err.message}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+function collectSecret(value: string, previous: string[] | undefined): string[] {
+  if (!/^whsec_\S+$/.test(value)) {
+    throw new InvalidArgumentError('a webhook secret starts with whsec_');
+  }
+  return [...(previous ?? []), value];
+}
+
+function parseEvents(text: string): string[] {
+  const events = text.split(',').map((e) => e.trim());
+  const named = events.every((e) => /^[a-z_]+\.[a-z_]+$/.test(e));
+  if (!(named || (events.length === 1 && events[0] === '*'))) {
+    throw new InvalidArgumentError('give * or event names like job.created, comma-separated');
+  }
+  return [...new Set(events)];
+}
+
+function parseStatuses(text: string): number[] {
+  const parts = text.split(',').map((part) => part.trim());
+  if (parts.some((part) => !/^\d{3}$/.test(part) || Number(part) < 200 || Number(part) > 599)) {
+    throw new InvalidArgumentError('give HTTP statuses from 200 to 599, comma-separated');
+  }
+  return parts.map(Number);
+}
+
+function parseDelay(text: string): number {
+  if (!/^\d{1,9}$/.test(text)) {
+    throw new InvalidArgumentError('a delay is a number of milliseconds');
+  }
+  return Number(text);
+}
+
+function parseTolerance(text: string): number {
+  if (!/^\d{1,9}$/.test(text) || Number(text) < 1) {
+    throw new InvalidArgumentError('a tolerance is a number of seconds, 1 or more');
+  }
+  return Number(text);
+}
+
+function parseUrl(text: string): string {
+  if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol)) {
+    throw new InvalidArgumentError('give an http: or https: URL');
+  }
+  return text;
+}
