@@ -223,29 +223,25 @@ const created =
   (ctx, before, after) =>
     before === undefined && after !== undefined ? [occurrence(event, present(ctx, after))] : [];
 
-const estimates: Source<'estimates'> = {
-  coll: 'estimates',
-  resource: 'estimate',
-  present: presentEstimate,
-  live: (ctx, e) => jobIsLive(ctx, e.job_id),
-  derive: created('estimate.created', presentEstimate),
-};
+/** A record on a job that raises one event when it is made. */
+function madeOnJob<K extends 'estimates' | 'invoices' | 'files'>(
+  coll: K,
+  resource: Resource,
+  event: string,
+  present: Source<K>['present'],
+): Source<K> {
+  return {
+    coll,
+    resource,
+    present,
+    live: (ctx, rec) => jobIsLive(ctx, rec.job_id),
+    derive: created(event, present),
+  };
+}
 
-const invoices: Source<'invoices'> = {
-  coll: 'invoices',
-  resource: 'invoice',
-  present: presentInvoice,
-  live: (ctx, i) => jobIsLive(ctx, i.job_id),
-  derive: created('invoice.created', presentInvoice),
-};
-
-const files: Source<'files'> = {
-  coll: 'files',
-  resource: 'file',
-  present: presentFile,
-  live: (ctx, f) => jobIsLive(ctx, f.job_id),
-  derive: created('file.created', presentFile),
-};
+const estimates = madeOnJob('estimates', 'estimate', 'estimate.created', presentEstimate);
+const invoices = madeOnJob('invoices', 'invoice', 'invoice.created', presentInvoice);
+const files = madeOnJob('files', 'file', 'file.created', presentFile);
 
 const payments: Source<'payments'> = {
   coll: 'payments',

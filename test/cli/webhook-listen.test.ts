@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { type FakeSvc, startFakeSvc } from '../listen/fake-svc';
-import { BIN, cleanup, type Exit, runSvc, spawnNode, tempDir } from '../support/spawn';
+import { BIN, cleanup, collect, type Exit, runSvc, spawnNode, tempDir } from '../support/spawn';
 
 const SECRET = 'whsec_listen_test_secret';
 const RECORD_ID = '7b0c4d2e-1111-4222-8333-94445555aa11';
@@ -32,26 +32,19 @@ interface Listener {
 /** `svc webhook listen --port 0 ...args`, once its ready line is out. */
 async function startListen(args: string[]): Promise<Listener> {
   const child = spawnNode([BIN, 'webhook', 'listen', '--port', '0', ...args]);
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
+  const { stdout, stderr } = collect(child);
   const waitFor = (pattern: RegExp, what = `${pattern}`) =>
     until(
-      () => pattern.exec(stdout),
+      () => pattern.exec(stdout()),
       child,
-      () => `${what}\nstdout: ${stdout}\nstderr: ${stderr}`,
+      () => `${what}\nstdout: ${stdout()}\nstderr: ${stderr()}`,
     );
   const ready = await waitFor(READY, 'the ready line');
   return {
     url: ready[1] as string,
     port: Number(ready[2]),
-    stdout: () => stdout,
-    stderr: () => stderr,
+    stdout,
+    stderr,
     waitFor: (pattern) => waitFor(pattern),
     stop: (signal = 'SIGTERM') => stopChild(child, signal),
   };

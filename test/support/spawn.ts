@@ -84,7 +84,8 @@ function spawnSvc(args: string[], opts: SpawnOptions): ChildProcess {
   return spawnNode([BIN, ...args], opts);
 }
 
-function collect(child: ChildProcess): { stdout: () => string; stderr: () => string } {
+/** What a child has printed so far, on each stream. */
+export function collect(child: ChildProcess): { stdout: () => string; stderr: () => string } {
   let stdout = '';
   let stderr = '';
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
