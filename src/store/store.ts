@@ -179,11 +179,19 @@ export class Store {
     await this.#persistence?.close();
   }
 
+  // Inside a transaction, reads see its writes: a commit hook presenting a note sees the job made
+  // beside it, and a service reading after a put reads what it wrote.
   read(scope: Scope, coll: string, id: string): Rec | undefined {
+    if (this.#tx) {
+      return this.#tx.read(scope, coll, id);
+    }
     return this.#collection(scope, coll)?.byId.get(id);
   }
 
   values(scope: Scope, coll: string): IterableIterator<Rec> {
+    if (this.#tx) {
+      return this.#tx.values(scope, coll)[Symbol.iterator]();
+    }
     return (this.#collection(scope, coll)?.byId ?? new Map<string, Rec>()).values();
   }
 

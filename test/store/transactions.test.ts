@@ -55,8 +55,11 @@ describe('transactions', () => {
         inner.scope<Things>(WS).put('things', thing('b'));
       });
       things(store).transaction((scoped) => scoped.put('things', thing('c')));
-      // joined, not committed on its own: nothing is visible outside the transaction yet
-      expect(things(store).get('things', 'b')).toBeUndefined();
+      // joined, not committed on its own: the commit comes once, with the outer one
+      expect(store.seq).toBe(seq);
+      // and reads inside the transaction see its writes, through the store as through the tx
+      expect(things(store).get('things', 'b')).toBeDefined();
+      expect([...things(store).values('things')].map((t) => t.id).sort()).toEqual(['a', 'b', 'c']);
     });
     expect(store.seq).toBe(seq + 1);
     expect(things(store).count('things')).toBe(3);

@@ -12,7 +12,9 @@ export interface Received {
   at: number;
 }
 
-export type Answer = number | { status: number; delayMs?: number; headers?: Record<string, string>; body?: string };
+export type Answer =
+  | number
+  | { status: number; delayMs?: number; headers?: Record<string, string>; body?: string };
 
 export class Receiver {
   readonly received: Received[] = [];

@@ -18,8 +18,11 @@ for (const [net, prefix] of [
   ['169.254.0.0', 16], // link-local
   ['172.16.0.0', 12],
   ['192.0.0.0', 24],
+  ['192.0.2.0', 24], // documentation
   ['192.168.0.0', 16],
   ['198.18.0.0', 15], // benchmarking
+  ['198.51.100.0', 24], // documentation
+  ['203.0.113.0', 24], // documentation
   ['224.0.0.0', 4], // multicast
   ['240.0.0.0', 4], // reserved, and the broadcast address
 ] as const) {
@@ -30,6 +33,7 @@ for (const [net, prefix] of [
   ['::1', 128],
   ['fc00::', 7], // unique local
   ['fe80::', 10], // link-local
+  ['2001:db8::', 32], // documentation
   ['ff00::', 8], // multicast
 ] as const) {
   blocked.addSubnet(net, prefix, 'ipv6');
@@ -97,7 +101,11 @@ export async function checkReachable(url: URL, field: string, allowLocal: boolea
   if (allowLocal) {
     return;
   }
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  // `localhost.` is `localhost` written fully qualified.
+  const host = url.hostname
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '')
+    .toLowerCase();
   const local =
     'must be publicly reachable, not a loopback, private or link-local address (svc serve --allow-local-targets accepts it)';
   if (host === 'localhost' || host.endsWith('.localhost')) {

@@ -1,0 +1,547 @@
+// GET /events (the event catalogue) and GET /webhooks/samples/{event}. spec: Lookups
+// (EventDefinition), Events › The 30 events, Filters, Delivery body; decisions.md, Webhook
+// subscriptions (filter kinds, the filters of the events the spec leaves open) and Events.
+import { describe, expect, test } from 'vitest';
+import { type Harness, harness, type Json, type TestWorkspace } from '../support/harness';
+
+let shared: Harness | undefined;
+const app = (): Harness => {
+  shared ??= harness({ rateLimit: null });
+  return shared;
+};
+
+const fresh = (profile: 'empty' | 'small' | 'demo' = 'small'): Promise<TestWorkspace> =>
+  app().workspace({ profile });
+
+const HOOK = 'https://93.184.216.34/hooks/catalogue';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** spec, Events › The 30 events. */
+const SPEC_EVENTS = [
+  'job.created',
+  'job.updated',
+  'job.stage_changed',
+  'job.assigned',
+  'job.deleted',
+  'contact.created',
+  'contact.updated',
+  'contact.deleted',
+  'task.created',
+  'task.updated',
+  'task.completed',
+  'task.deleted',
+  'appointment.created',
+  'estimate.created',
+  'estimate.sent',
+  'estimate.viewed',
+  'estimate.signed',
+  'estimate.declined',
+  'invoice.created',
+  'invoice.sent',
+  'invoice.paid',
+  'invoice.overdue',
+  'invoice.voided',
+  'payment.received',
+  'payment.refunded',
+  'note.created',
+  'file.created',
+  'pin.created',
+  'pin.result_changed',
+  'storm_list.ready',
+];
+
+const TASK_FILTERS = ['assigned_to', 'appointment_type', 'is_appointment'];
+const PAYMENT_FILTERS = ['payment_type', 'payer_type', 'payment_method'];
+
+/** The filter keys of every event: the spec's list, and decisions.md where the spec has none. */
+const FILTER_KEYS: Record<string, string[]> = {
+  'job.created': ['stage', 'job_type', 'pipeline_id'],
+  'job.updated': ['job_type'],
+  'job.stage_changed': ['stage', 'previous_stage', 'job_type', 'pipeline_id'],
+  'job.assigned': ['assigned_to'],
+  'job.deleted': [],
+  'contact.created': ['type'],
+  'contact.updated': ['type'],
+  'contact.deleted': ['type'],
+  'task.created': TASK_FILTERS,
+  'task.updated': TASK_FILTERS,
+  'task.completed': TASK_FILTERS,
+  'task.deleted': TASK_FILTERS,
+  'appointment.created': ['assigned_to', 'appointment_type'],
+  'estimate.created': [],
+  'estimate.sent': [],
+  'estimate.viewed': [],
+  'estimate.signed': [],
+  'estimate.declined': [],
+  'invoice.created': [],
+  'invoice.sent': [],
+  'invoice.paid': [],
+  'invoice.overdue': [],
+  'invoice.voided': [],
+  'payment.received': PAYMENT_FILTERS,
+  'payment.refunded': PAYMENT_FILTERS,
+  'note.created': [],
+  'file.created': ['category'],
+  'pin.created': ['pin_type', 'knock_result'],
+  'pin.result_changed': ['pin_type', 'knock_result', 'previous_knock_result'],
+  'storm_list.ready': [],
+};
+
+const KNOCK_RESULTS = [
+  'interested',
+  'not_interested',
+  'contacted',
+  'no_answer',
+  'door_hanger',
+  'follow_up',
+  'appointment_scheduled',
+  'dont_knock',
+  'renter',
+  'no_damage',
+  'cash_quote',
+  'lost',
+];
+
+/** spec, Filters table (and the Contact, Pin resources for "contact type", "the knock results"). */
+const ENUM_VALUES: Record<string, string[]> = {
+  job_type: ['insurance', 'retail'],
+  type: [
+    'homeowner',
+    'commercial',
+    'adjuster',
+    'contractor',
+    'subcontractor',
+    'install_crew',
+    'inspector',
+    'mortgage_company',
+    'other',
+  ],
+  appointment_type: ['inspection', 'adjuster_meeting', 'build_day'],
+  is_appointment: ['true'],
+  payment_type: ['acv', 'deductible', 'supplement', 'depreciation', 'retail', 'other'],
+  payer_type: ['insurance', 'homeowner', 'mortgage_company', 'other'],
+  payment_method: ['check', 'cash', 'card', 'ach', 'financing', 'other'],
+  category: ['photo', 'document', 'scope', 'estimate', 'contract', 'other'],
+  pin_type: ['knock', 'inspection', 'job'],
+  knock_result: KNOCK_RESULTS,
+  previous_knock_result: KNOCK_RESULTS,
+};
+
+/** decisions.md: the kinds are stage, pipeline, enum and user (for assigned_to). */
+const KIND: Record<string, string> = {
+  stage: 'stage',
+  previous_stage: 'stage',
+  pipeline_id: 'pipeline',
+  assigned_to: 'user',
+  ...Object.fromEntries(Object.keys(ENUM_VALUES).map((k) => [k, 'enum'])),
+};
+
+const RESOURCE: Record<string, string> = {
+  job: 'job',
+  contact: 'contact',
+  task: 'task',
+  appointment: 'task', // spec: appointment.created carries a Task
+  estimate: 'estimate',
+  invoice: 'invoice',
+  payment: 'payment',
+  note: 'note',
+  file: 'file',
+  pin: 'pin',
+  storm_list: 'storm_list',
+};
+
+interface Filter {
+  key: string;
+  label: string;
+  kind: string;
+  values?: string[];
+}
+
+interface EventDefinition {
+  event: string;
+  resource: string;
+  label: string;
+  description: string;
+  filters: Filter[];
+}
+
+async function catalogue(ws: TestWorkspace): Promise<Map<string, EventDefinition>> {
+  const res = await ws.api.get('/events');
+  expect(res.status, res.text).toBe(200);
+  return new Map((res.body.data as EventDefinition[]).map((d) => [d.event, d]));
+}
+
+function defOf(defs: Map<string, EventDefinition>, event: string): EventDefinition {
+  const def = defs.get(event);
+  if (!def) {
+    throw new Error(`GET /events does not list ${event}`);
+  }
+  return def;
+}
+
+const stageKeys = async (ws: TestWorkspace): Promise<string[]> =>
+  (await ws.api.get('/stages')).body.data.map((s: { key: string }) => s.key);
+
+describe('GET /events: the catalogue', () => {
+  test('is a whole list of exactly the 30 events of the spec', async () => {
+    const ws = await fresh();
+    const res = await ws.api.get('/events');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ object: 'list', has_more: false, next_cursor: null });
+    const names: string[] = res.body.data.map((d: EventDefinition) => d.event);
+    expect(names).toHaveLength(30);
+    expect(new Set(names).size).toBe(30);
+    expect([...names].sort()).toEqual([...SPEC_EVENTS].sort());
+  });
+
+  test('the read-only key sees the same catalogue', async () => {
+    const ws = await fresh();
+    const a = await ws.api.get('/events');
+    const b = await ws.read.get('/events');
+    expect(b.status).toBe(200);
+    expect(b.body).toEqual(a.body);
+  });
+
+  test('every event has resource, label, description and filters', async () => {
+    const ws = await fresh();
+    for (const def of (await catalogue(ws)).values()) {
+      expect(Object.keys(def).sort()).toEqual(
+        ['event', 'resource', 'label', 'description', 'filters'].sort(),
+      );
+      expect(def.resource, def.event).toBe(RESOURCE[def.event.split('.')[0] as string]);
+      expect(def.label.trim(), def.event).not.toBe('');
+      expect(def.description.trim(), def.event).not.toBe('');
+      expect(Array.isArray(def.filters), def.event).toBe(true);
+      for (const f of def.filters) {
+        expect(typeof f.label, `${def.event} ${f.key}`).toBe('string');
+        expect(f.label.trim(), `${def.event} ${f.key}`).not.toBe('');
+      }
+    }
+  });
+
+  test.each(SPEC_EVENTS)(
+    '%s lists exactly the filter keys of the spec and decisions.md',
+    async (event) => {
+      const ws = await fresh('empty');
+      const def = defOf(await catalogue(ws), event);
+      const keys = def.filters.map((f) => f.key);
+      expect(new Set(keys).size).toBe(keys.length);
+      expect([...keys].sort()).toEqual([...(FILTER_KEYS[event] ?? ['?'])].sort());
+    },
+  );
+
+  test('every filter has its kind: stage, enum, pipeline or user', async () => {
+    const ws = await fresh();
+    for (const def of (await catalogue(ws)).values()) {
+      for (const f of def.filters) {
+        expect(f.kind, `${def.event} ${f.key}`).toBe(KIND[f.key]);
+      }
+    }
+  });
+
+  test('enum filters list their values', async () => {
+    const ws = await fresh();
+    let seen = 0;
+    for (const def of (await catalogue(ws)).values()) {
+      for (const f of def.filters.filter((x) => x.kind === 'enum')) {
+        expect([...(f.values ?? [])].sort(), `${def.event} ${f.key}`).toEqual(
+          [...(ENUM_VALUES[f.key] ?? ['?'])].sort(),
+        );
+        seen++;
+      }
+    }
+    expect(seen).toBeGreaterThan(20);
+  });
+
+  test("stage filters list the workspace's stage keys; pipeline and user filters list none", async () => {
+    const ws = await fresh();
+    const keys = await stageKeys(ws);
+    expect(keys.length).toBeGreaterThan(10);
+    for (const def of (await catalogue(ws)).values()) {
+      for (const f of def.filters) {
+        if (f.kind === 'stage') {
+          expect(f.values, `${def.event} ${f.key}`).toEqual(keys);
+        } else if (f.kind === 'pipeline' || f.kind === 'user') {
+          expect(f, `${def.event} ${f.key}`).not.toHaveProperty('values');
+        }
+      }
+    }
+  });
+});
+
+describe('GET /events and POST /webhooks agree', () => {
+  /** Every value GET /events (or the lookups it points at) offers for a filter. */
+  async function valuesFor(ws: TestWorkspace, f: Filter): Promise<string[]> {
+    switch (f.kind) {
+      case 'pipeline':
+        return (await ws.api.get('/pipelines')).body.data.map((p: { id: string }) => p.id);
+      case 'user':
+        return (await ws.api.get('/users')).body.data.map((u: { id: string }) => u.id);
+      default:
+        return f.values ?? [];
+    }
+  }
+
+  test.each(SPEC_EVENTS)(
+    '%s: every filter key listed accepts every value offered, stored as sent',
+    async (event) => {
+      const ws = await fresh();
+      const def = defOf(await catalogue(ws), event);
+      for (const f of def.filters) {
+        const values = await valuesFor(ws, f);
+        expect(values.length, `${event} ${f.key}`).toBeGreaterThan(0);
+        for (const value of values) {
+          const res = await ws.api.post('/webhooks', {
+            event,
+            target_url: HOOK,
+            filters: { [f.key]: value },
+          });
+          expect(res.status, `${event} ${f.key}=${value}: ${res.text}`).toBe(201);
+          expect(res.body.filters).toEqual({ [f.key]: value });
+        }
+      }
+    },
+  );
+
+  test.each(SPEC_EVENTS)(
+    '%s: a filter key it does not list is 400 filters.<key>',
+    async (event) => {
+      const ws = await fresh('empty');
+      const defs = await catalogue(ws);
+      const own = new Set(defOf(defs, event).filters.map((f) => f.key));
+      // A valid value for each key some event takes (so only the key can be wrong).
+      const others = new Map<string, string>();
+      for (const def of defs.values()) {
+        for (const f of def.filters) {
+          if (!own.has(f.key) && f.kind !== 'user' && f.kind !== 'pipeline') {
+            others.set(f.key, f.values?.[0] ?? '');
+          }
+        }
+      }
+      others.set('pipeline_id', (await ws.api.get('/pipelines')).body.data[0].id);
+      others.set('assigned_to', (await ws.api.get('/users')).body.data[0].id);
+      for (const key of own) {
+        others.delete(key);
+      }
+      expect(others.size).toBeGreaterThan(5);
+      for (const [key, value] of others) {
+        const res = await ws.api.post('/webhooks', {
+          event,
+          target_url: HOOK,
+          filters: { [key]: value },
+        });
+        expect(res.status, `${event} ${key}`).toBe(400);
+        expect(res.body.error).toMatchObject({ code: 'invalid_request', field: `filters.${key}` });
+      }
+      expect((await ws.api.get('/webhooks')).body.data).toEqual([]);
+    },
+  );
+
+  test('a value outside what GET /events lists is 400 filters.<key> for every enum filter', async () => {
+    const ws = await fresh('empty');
+    for (const def of (await catalogue(ws)).values()) {
+      for (const f of def.filters.filter((x) => x.kind === 'enum' || x.kind === 'stage')) {
+        const res = await ws.api.post('/webhooks', {
+          event: def.event,
+          target_url: HOOK,
+          filters: { [f.key]: 'surely_not_a_value' },
+        });
+        expect(res.status, `${def.event} ${f.key}`).toBe(400);
+        expect(res.body.error).toMatchObject({
+          code: 'invalid_request',
+          field: `filters.${f.key}`,
+        });
+      }
+    }
+  });
+});
+
+describe('GET /webhooks/samples/{event}', () => {
+  const EVENT_FIELDS = ['event_type', 'event_id', 'event_at', 'event_workspace_id'];
+
+  async function samples(ws: TestWorkspace, event: string): Promise<Json[]> {
+    const res = await ws.api.get(`/webhooks/samples/${event}`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ object: 'list' });
+    expect(Array.isArray(res.body.data)).toBe(true);
+    return res.body.data;
+  }
+
+  function expectEventFields(item: Json, event: string, ws: TestWorkspace): void {
+    expect(item.event_type).toBe(event);
+    expect(item.event_id).toMatch(UUID);
+    expect(item.event_at).toMatch(ISO);
+    expect(item.event_workspace_id).toBe(ws.id);
+  }
+
+  test.each(['job.exploded', 'jobs', 'Job.Created', 'job.created.extra'])(
+    '%s is not an event: 404 not_found',
+    async (event) => {
+      const ws = await fresh();
+      const res = await ws.api.get(`/webhooks/samples/${event}`);
+      expect(res.status).toBe(404);
+      expect(res.body.error.code).toBe('not_found');
+    },
+  );
+
+  test.each(['small', 'demo'] as const)(
+    'job.created on a %s workspace: up to three of its newest jobs, each as GET /jobs/{id} returns it plus the event fields',
+    async (profile) => {
+      const ws = await fresh(profile);
+      const newest: string[] = (await ws.api.get('/jobs', { query: { limit: 3 } })).body.data.map(
+        (j: { id: string }) => j.id,
+      );
+      expect(newest.length).toBeGreaterThan(0);
+      const data = await samples(ws, 'job.created');
+      expect(data.map((d) => d.id)).toEqual(newest);
+      for (const item of data) {
+        const job = (await ws.api.get(`/jobs/${item.id}`)).body;
+        const record = Object.fromEntries(
+          Object.entries(item).filter(([k]) => !EVENT_FIELDS.includes(k)),
+        );
+        expect(record).toEqual(job);
+        expectEventFields(item, 'job.created', ws);
+        // decisions.md: event_at is the record's updated_at for a created or changed record
+        expect(item.event_at).toBe(job.updated_at);
+      }
+      expect(new Set(data.map((d) => d.event_id)).size).toBe(data.length);
+    },
+  );
+
+  test('at most three samples, even with many records', async () => {
+    const ws = await fresh('demo');
+    const all = await ws.api.get('/jobs', { query: { limit: 10 } });
+    expect(all.body.data.length).toBeGreaterThan(3);
+    expect(await samples(ws, 'job.created')).toHaveLength(3);
+  });
+
+  test('a job just made is the first sample; a deleted job is not a sample', async () => {
+    const ws = await fresh();
+    const made = await ws.api.post('/jobs', { name: 'Sample roof', address: '9 Birch Lane' });
+    expect(made.status).toBe(201);
+    expect((await samples(ws, 'job.created'))[0]?.id).toBe(made.body.id);
+    expect((await ws.api.delete(`/jobs/${made.body.id}`)).status).toBe(200);
+    const after = await samples(ws, 'job.created');
+    expect(after.map((d) => d.id)).not.toContain(made.body.id);
+  });
+
+  test.each([
+    ['contact.created', '/contacts'],
+    ['contact.updated', '/contacts'],
+    ['task.created', '/tasks'],
+    ['note.created', '/notes'],
+  ])('%s samples are records as GET %s/{id} returns them', async (event, path) => {
+    const ws = await fresh('demo');
+    const data = await samples(ws, event);
+    expect(data.length).toBeGreaterThan(0);
+    expect(data.length).toBeLessThanOrEqual(3);
+    for (const item of data) {
+      const got = await ws.api.get(`${path}/${item.id}`);
+      expect(got.status).toBe(200);
+      for (const [k, v] of Object.entries(got.body)) {
+        expect(item[k], `${event} ${k}`).toEqual(v);
+      }
+      expectEventFields(item, event, ws);
+    }
+  });
+
+  test('job.stage_changed samples carry previous_stage and previous_stage_label', async () => {
+    const ws = await fresh();
+    const data = await samples(ws, 'job.stage_changed');
+    expect(data.length).toBeGreaterThan(0);
+    for (const item of data) {
+      expect(item).toHaveProperty('previous_stage');
+      expect(item).toHaveProperty('previous_stage_label');
+      expect(item.object).toBe('job');
+      expectEventFields(item, 'job.stage_changed', ws);
+    }
+  });
+
+  test.each(['job.updated', 'contact.updated', 'task.updated'])(
+    '%s samples carry changed_fields, an array',
+    async (event) => {
+      const ws = await fresh('demo');
+      const data = await samples(ws, event);
+      expect(data.length).toBeGreaterThan(0);
+      for (const item of data) {
+        expect(Array.isArray(item.changed_fields)).toBe(true);
+        expectEventFields(item, event, ws);
+      }
+    },
+  );
+
+  test('job.assigned samples carry previous_assigned_to_id', async () => {
+    const ws = await fresh();
+    const data = await samples(ws, 'job.assigned');
+    expect(data.length).toBeGreaterThan(0);
+    for (const item of data) {
+      expect(item).toHaveProperty('previous_assigned_to_id');
+    }
+  });
+
+  test('job.created samples carry none of the other events’ extra fields', async () => {
+    const ws = await fresh();
+    for (const item of await samples(ws, 'job.created')) {
+      for (const extra of [
+        'previous_stage',
+        'previous_stage_label',
+        'changed_fields',
+        'previous_assigned_to_id',
+        'event_test',
+      ]) {
+        expect(item).not.toHaveProperty(extra);
+      }
+    }
+  });
+
+  test.each([
+    ['job.deleted', 'job', '/jobs', ['job_number', 'name', 'address']],
+    ['contact.deleted', 'contact', '/contacts', ['first_name', 'last_name', 'email', 'phone']],
+    ['task.deleted', 'task', '/tasks', ['title', 'job_id']],
+  ])(
+    '%s samples are deleted snapshots {id, object, deleted, identifying fields} only',
+    async (event, object, path, fields) => {
+      const ws = await fresh('demo');
+      const data = await samples(ws, event);
+      expect(data.length).toBeGreaterThan(0);
+      for (const item of data) {
+        expect(Object.keys(item).sort()).toEqual(
+          ['id', 'object', 'deleted', ...fields, ...EVENT_FIELDS].sort(),
+        );
+        expect(item).toMatchObject({ object, deleted: true });
+        expectEventFields(item, event, ws);
+        const record = (await ws.api.get(`${path}/${item.id}`)).body;
+        for (const f of fields) {
+          expect(item[f], `${event} ${f}`).toEqual(record[f]);
+        }
+      }
+    },
+  );
+
+  test.each(['pin.created', 'pin.result_changed', 'storm_list.ready'])(
+    '%s: svc holds no such records yet, so an empty list',
+    async (event) => {
+      const ws = await fresh('demo');
+      expect(await samples(ws, event)).toEqual([]);
+    },
+  );
+
+  test.each(['job.created', 'job.deleted', 'contact.created', 'task.created'])(
+    '%s on an empty workspace: an empty list',
+    async (event) => {
+      const ws = await fresh('empty');
+      const res = await ws.api.get(`/webhooks/samples/${event}`);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ object: 'list', data: [] });
+    },
+  );
+
+  test('samples are of the calling workspace only', async () => {
+    const ws = await fresh('empty');
+    await fresh('demo');
+    expect(await samples(ws, 'job.created')).toEqual([]);
+    const made = await ws.api.post('/jobs', { name: 'Only roof', address: '1 Oak Court' });
+    expect((await samples(ws, 'job.created')).map((d) => d.id)).toEqual([made.body.id]);
+  });
+});
