@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Runtime } from '../context';
 import { newId } from '../platform/ids';
 import type { Webhook } from '../resources/webhooks/records';
@@ -46,6 +47,8 @@ export class DeliveryWorker {
 
   constructor(rt: Runtime) {
     this.#rt = rt;
+    // Every send in flight listens for the shutdown: as many listeners as sends may run.
+    setMaxListeners(CONCURRENCY + 1, this.#stop.signal);
   }
 
   /** Schedules every open delivery and held update the store holds, then follows commits. */
@@ -147,9 +150,10 @@ export class DeliveryWorker {
     const id = d.id;
     await store.sync();
     const n = d.attempts.length + 1;
-    const at = clock.iso();
-    const result = await this.#pool.run(hook.id, () =>
-      deliver(
+    let at = clock.iso();
+    const result = await this.#pool.run(hook.id, () => {
+      at = clock.iso(); // when it went out, after any wait for a free slot
+      return deliver(
         {
           url: hook.target_url,
           body: event.body,
@@ -161,8 +165,8 @@ export class DeliveryWorker {
         },
         config.webhookTimeoutMs,
         this.#stop.signal,
-      ),
-    );
+      );
+    });
     if (this.#stop.signal.aborted) {
       return undefined;
     }
