@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, test } from 'vitest';
-import { type Harness, harness, type Json, type TestWorkspace } from '../support/harness';
-import { type Answer, type Received, Receiver, v1Values, verify } from '../support/receiver';
+import { describe, expect, test } from 'vitest';
+import type { Harness, Json } from '../support/harness';
+import { type Received, v1Values, verify } from '../support/receiver';
+import { type Answerer, advance, createJob, setup as hookSetup, log, subscribe } from './setup';
 
 // DESIGN, /__admin: delivery log, resend, test send, rotate_secret, enable, key revoke;
 // spec, Receiver responses (the settings' support actions) and Signature verification 2.
@@ -9,43 +10,13 @@ import { type Answer, type Received, Receiver, v1Values, verify } from '../suppo
 const DAY = 24 * 3600;
 
 let h: Harness;
-const receivers: Receiver[] = [];
 
-afterEach(async () => {
-  h?.services.scheduler.stop();
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
-
-async function setup(
-  answer: (req: Received, n: number) => Answer = () => 200,
-  wsBody: Record<string, unknown> = {},
-) {
-  h = harness({ allowLocalTargets: true, rateLimit: null });
-  const ws = await h.workspace(wsBody);
-  const r = await Receiver.start();
-  receivers.push(r.answer(answer));
-  const res = await ws.api.post('/webhooks', { event: 'job.created', target_url: r.url });
-  expect(res.status).toBe(201);
-  const hook = res.body as { id: string; secret: string };
-  return { ws, r, hook };
-}
-
-async function createJob(ws: TestWorkspace, name = 'A'): Promise<string> {
-  const res = await ws.api.post('/jobs', { name, address: '1 Main St' });
-  expect(res.status).toBe(201);
-  return res.body.id;
-}
-
-const advance = async (seconds: number) => {
-  const res = await h.admin.post('/clock', { advance_seconds: seconds });
-  expect(res.status).toBe(200);
-};
-
-async function log(hookId: string): Promise<Json[]> {
-  const res = await h.admin.get(`/webhooks/${hookId}/deliveries`);
-  expect(res.status).toBe(200);
-  expect(res.body.object).toBe('list');
-  return res.body.data;
+/** A receiver answering as told, subscribed to job.created on a workspace of its own. */
+async function setup(answer: Answerer = () => 200) {
+  const c = await hookSetup({ answer });
+  h = c.h;
+  const hook = await subscribe(c, 'job.created');
+  return { ws: c.ws, r: c.rx, hook };
 }
 
 const sig = (got: Received | undefined) => String(got?.headers['x-service-signature']);
@@ -55,8 +26,8 @@ describe('resend', () => {
   test('makes a new delivery of the same event and bytes, sent once and answered after its attempt', async () => {
     const { ws, r, hook } = await setup();
     await createJob(ws);
-    await advance(0);
-    const [original] = await log(hook.id);
+    await advance(h, 0);
+    const [original] = await log(h, hook.id);
     expect(original.state).toBe('succeeded');
 
     const res = await h.admin.post(`/deliveries/${original.id}/resend`);
@@ -81,7 +52,7 @@ describe('resend', () => {
     expect(again?.headers['x-service-attempt']).toBe('1');
     expect(verify(hook.secret, sig(again), String(again?.body))).toBe(true);
 
-    const data = await log(hook.id);
+    const data = await log(h, hook.id);
     expect(data.map((d) => d.id)).toEqual([res.body.id, original.id]);
     expect(data[1].state).toBe('succeeded');
     expect(data[1].attempts).toHaveLength(1);
@@ -90,21 +61,21 @@ describe('resend', () => {
   test('a failed resend is not retried', async () => {
     const { ws, r, hook } = await setup((_, n) => (n === 1 ? 200 : 500));
     await createJob(ws);
-    await advance(0);
-    const [original] = await log(hook.id);
+    await advance(h, 0);
+    const [original] = await log(h, hook.id);
     const res = await h.admin.post(`/deliveries/${original.id}/resend`);
     expect(res.status).toBe(200);
     expect(res.body.state).toBe('failed');
     expect(res.body.attempts.map((a: Json) => a.status_code)).toEqual([500]);
-    await advance(15 * 3600);
+    await advance(h, 15 * 3600);
     expect(r.received).toHaveLength(2);
   });
 
   test('resend of a stopped delivery goes again', async () => {
     const { ws, r, hook } = await setup((_, n) => (n === 1 ? 400 : 200));
     await createJob(ws);
-    await advance(0);
-    const [original] = await log(hook.id);
+    await advance(h, 0);
+    const [original] = await log(h, hook.id);
     expect(original.state).toBe('failed');
     const res = await h.admin.post(`/deliveries/${original.id}/resend`);
     expect(res.status).toBe(200);
@@ -116,8 +87,8 @@ describe('resend', () => {
   test('resend works on a switched-off subscription', async () => {
     const { ws, r, hook } = await setup();
     await createJob(ws);
-    await advance(0);
-    const [original] = await log(hook.id);
+    await advance(h, 0);
+    const [original] = await log(h, hook.id);
     expect((await h.admin.delete(`/keys/${ws.keys.write.id}`)).status).toBe(200);
     const res = await h.admin.post(`/deliveries/${original.id}/resend`);
     expect(res.status).toBe(200);
@@ -128,8 +99,8 @@ describe('resend', () => {
   test('resend of a delivery whose subscription was deleted is 404', async () => {
     const { ws, r, hook } = await setup();
     await createJob(ws);
-    await advance(0);
-    const [original] = await log(hook.id);
+    await advance(h, 0);
+    const [original] = await log(h, hook.id);
     expect((await ws.api.delete(`/webhooks/${hook.id}`)).status).toBe(200);
     const res = await h.admin.post(`/deliveries/${original.id}/resend`);
     expect(res.status).toBe(404);
@@ -148,9 +119,9 @@ describe('test send', () => {
   test('carries event_test: true and the newest real job, signed, and is logged as kind test', async () => {
     const { ws, r, hook } = await setup();
     await createJob(ws, 'Older job');
-    await advance(1);
+    await advance(h, 1);
     const newest = await createJob(ws, 'Newest job');
-    await advance(0);
+    await advance(h, 0);
     expect(r.received).toHaveLength(2);
 
     const res = await h.admin.post(`/webhooks/${hook.id}/test`);
@@ -177,7 +148,7 @@ describe('test send', () => {
     expect(got?.json.job_number).toBe(job.body.job_number);
     expect(got?.json.address).toEqual(job.body.address);
 
-    const [logged] = await log(hook.id);
+    const [logged] = await log(h, hook.id);
     expect(logged).toMatchObject({ id: res.body.id, kind: 'test', state: 'succeeded' });
   });
 
@@ -189,7 +160,7 @@ describe('test send', () => {
     expect(res.body).toMatchObject({ kind: 'test', state: 'failed' });
     const tests = r.received.filter((g) => g.json.event_test === true);
     expect(tests).toHaveLength(1);
-    await advance(15 * 3600);
+    await advance(h, 15 * 3600);
     expect(r.received.filter((g) => g.json.event_test === true)).toHaveLength(1);
   });
 
@@ -230,7 +201,7 @@ describe('rotate_secret', () => {
     expect(fresh).not.toBe(hook.secret);
 
     await createJob(ws, 'during overlap');
-    await advance(0);
+    await advance(h, 0);
     const during = r.received[0];
     const header = sig(during);
     const values = v1Values(header);
@@ -242,14 +213,14 @@ describe('rotate_secret', () => {
     expect(byNew).toHaveLength(1);
     expect(byOld[0]).not.toBe(byNew[0]);
 
-    await advance(DAY - 60);
+    await advance(h, DAY - 60);
     await createJob(ws, 'just before the end');
-    await advance(0);
+    await advance(h, 0);
     expect(v1Values(sig(r.received[1]))).toHaveLength(2);
 
-    await advance(61);
+    await advance(h, 61);
     await createJob(ws, 'after overlap');
-    await advance(0);
+    await advance(h, 0);
     const after = r.received[2];
     expect(after?.json.name).toBe('after overlap');
     expect(v1Values(sig(after))).toHaveLength(1);
@@ -261,9 +232,9 @@ describe('rotate_secret', () => {
     const { ws, r, hook } = await setup();
     const res = await h.admin.post(`/webhooks/${hook.id}/rotate_secret`);
     const fresh = res.body.secret as string;
-    await advance(DAY + 1);
+    await advance(h, DAY + 1);
     await createJob(ws);
-    await advance(0);
+    await advance(h, 0);
     const got = r.received[0];
     expect(v1Values(sig(got))).toHaveLength(1);
     expect(verify(fresh, sig(got), String(got?.body))).toBe(true);
@@ -273,10 +244,10 @@ describe('rotate_secret', () => {
   test('a retry after the rotation is signed with the secrets valid when it goes', async () => {
     const { ws, r, hook } = await setup((_, n) => (n === 1 ? 500 : 200));
     await createJob(ws);
-    await advance(0);
+    await advance(h, 0);
     expect(v1Values(sig(r.received[0]))).toHaveLength(1);
     const fresh = (await h.admin.post(`/webhooks/${hook.id}/rotate_secret`)).body.secret as string;
-    await advance(60);
+    await advance(h, 60);
     const retry = r.received[1];
     expect(retry?.body).toBe(r.received[0]?.body);
     expect(v1Values(sig(retry))).toHaveLength(2);
@@ -320,7 +291,7 @@ describe('enable', () => {
     for (let i = 0; i < 50; i++) {
       await createJob(ws, `job ${i}`);
     }
-    await advance(0);
+    await advance(h, 0);
     expect((await ws.api.get(`/webhooks/${hook.id}`)).body.disabled_at).toEqual(expect.any(String));
 
     const res = await h.admin.post(`/webhooks/${hook.id}/enable`);
@@ -330,7 +301,7 @@ describe('enable', () => {
 
     answer = 200;
     await createJob(ws, 'flows again');
-    await advance(0);
+    await advance(h, 0);
     expect(r.received).toHaveLength(51);
     expect(r.received[50]?.json.name).toBe('flows again');
   });
@@ -346,10 +317,10 @@ describe('delivery log', () => {
     const { ws, r, hook } = await setup();
     for (const name of ['first', 'second', 'third']) {
       await createJob(ws, name);
-      await advance(1);
+      await advance(h, 1);
     }
     expect(r.received).toHaveLength(3);
-    const data = await log(hook.id);
+    const data = await log(h, hook.id);
     const eventIdOf = (name: string) =>
       r.received.find((g) => g.json.name === name)?.headers['x-service-delivery'];
     expect(data.map((d) => d.event_id)).toEqual([
@@ -373,8 +344,8 @@ describe('delivery log', () => {
   test('keeps the receiver answer as the response snippet', async () => {
     const { ws, hook } = await setup(() => ({ status: 500, body: 'database is on fire' }));
     await createJob(ws);
-    await advance(0);
-    const [d] = await log(hook.id);
+    await advance(h, 0);
+    const [d] = await log(h, hook.id);
     expect(d.attempts[0].response_snippet).toBe('database is on fire');
   });
 
@@ -389,18 +360,18 @@ describe('revoking the key', () => {
   test('switches its webhooks off and cancels their pending and retrying deliveries', async () => {
     const { ws, r, hook } = await setup(() => 500);
     await createJob(ws, 'retrying');
-    await advance(0);
+    await advance(h, 0);
     await createJob(ws, 'pending');
-    const before = await log(hook.id);
+    const before = await log(h, hook.id);
     expect(before.map((d) => d.state).sort()).toEqual(['pending', 'retrying']);
 
     const res = await h.admin.delete(`/keys/${ws.keys.write.id}`);
     expect(res.status).toBe(200);
 
-    const after = await log(hook.id);
+    const after = await log(h, hook.id);
     expect(after.map((d) => d.state)).toEqual(['cancelled', 'cancelled']);
     expect(after.every((d) => d.next_attempt_at === null)).toBe(true);
-    await advance(15 * 3600);
+    await advance(h, 15 * 3600);
     expect(r.received).toHaveLength(1);
     const admin = (await h.admin.get('/webhooks', { query: { workspace_id: ws.id } })).body.data;
     expect(admin.find((w: Json) => w.id === hook.id).disabled_at).toEqual(expect.any(String));

@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, test } from 'vitest';
-import { type Harness, harness, type Json, type TestWorkspace } from '../support/harness';
-import { Receiver } from '../support/receiver';
+import { describe, expect, test } from 'vitest';
+import type { Harness } from '../support/harness';
+import { createJob, hookHarness, log, receiver, subscribeUrl } from './setup';
 
 // spec, Events: one slow receiver never holds up another subscription; decisions.md,
 // Concurrency: at most 8 sends at once per subscription. These run on the real-time scheduler.
@@ -8,44 +8,17 @@ import { Receiver } from '../support/receiver';
 const HANG_MS = 3000;
 
 let h: Harness;
-const receivers: Receiver[] = [];
-
-afterEach(async () => {
-  h?.services.scheduler.stop();
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
-
-async function start(r: Receiver) {
-  receivers.push(r);
-  return r;
-}
-
-async function subscribe(ws: TestWorkspace, url: string): Promise<string> {
-  const res = await ws.api.post('/webhooks', { event: 'job.created', target_url: url });
-  expect(res.status).toBe(201);
-  return res.body.id;
-}
-
-async function createJob(ws: TestWorkspace, name: string): Promise<void> {
-  const res = await ws.api.post('/jobs', { name, address: '1 Main St' });
-  expect(res.status).toBe(201);
-}
-
-async function log(hookId: string): Promise<Json[]> {
-  return (await h.admin.get(`/webhooks/${hookId}/deliveries`)).body.data;
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A hanging and a fast receiver, each subscribed, on the real-time scheduler. */
 async function setup() {
-  h = harness({ allowLocalTargets: true, rateLimit: null });
+  h = hookHarness();
   const ws = await h.workspace();
-  const slow = await start(
-    (await Receiver.start()).answer(() => ({ status: 200, delayMs: HANG_MS })),
-  );
-  const fast = await start(await Receiver.start());
-  const slowHook = await subscribe(ws, slow.url);
-  const fastHook = await subscribe(ws, fast.url);
+  const slow = await receiver(() => ({ status: 200, delayMs: HANG_MS }));
+  const fast = await receiver();
+  const slowHook = (await subscribeUrl(ws, slow.url)).id;
+  const fastHook = (await subscribeUrl(ws, fast.url)).id;
   h.services.scheduler.start();
   return { ws, slow, fast, slowHook, fastHook };
 }
@@ -58,11 +31,11 @@ describe('a slow receiver holds up no other subscription', () => {
     await fast.waitFor(1, 500);
     expect(Date.now() - started).toBeLessThan(500);
     await slow.waitFor(1, 500); // it has the request, and is sitting on it
-    const [hanging] = await log(slowHook);
+    const [hanging] = await log(h, slowHook);
     expect(hanging.state).toBe('pending');
     expect(hanging.attempts).toHaveLength(0);
     await sleep(50);
-    const [done] = await log(fastHook);
+    const [done] = await log(h, fastHook);
     expect(done.state).toBe('succeeded');
   });
 
@@ -78,7 +51,7 @@ describe('a slow receiver holds up no other subscription', () => {
     expect(new Set(fast.received.map((g) => g.json.name)).size).toBe(10);
     expect(slow.received.length).toBeGreaterThan(0); // it is sitting on what it has
     expect(slow.received.length).toBeLessThanOrEqual(8);
-    const data = await log(slowHook);
+    const data = await log(h, slowHook);
     expect(data).toHaveLength(10);
     expect(data.every((d) => d.state === 'pending')).toBe(true);
   });

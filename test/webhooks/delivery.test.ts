@@ -1,40 +1,22 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { type Harness, harness, type TestWorkspace } from '../support/harness';
+import { beforeEach, describe, expect, test } from 'vitest';
+import type { Harness, TestWorkspace } from '../support/harness';
 import { Receiver } from '../support/receiver';
+import { createJob, setup, subscribeUrl, UUID } from './setup';
 
 // spec, Events: Delivery headers, Delivery body, Signature verification. The signature is checked
 // here with node:crypto alone, written from the spec, apart from svc's code and test/support.
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 let h: Harness;
 let ws: TestWorkspace;
 let r: Receiver;
 
 beforeEach(async () => {
-  h = harness({ allowLocalTargets: true });
-  ws = await h.workspace();
-  r = await Receiver.start();
-});
-
-afterEach(async () => {
-  h.services.scheduler.stop();
-  await r.close();
+  ({ h, ws, rx: r } = await setup());
 });
 
 /** Subscribes the receiver to job.created; returns the 201 body (with `secret`). */
-async function subscribe(): Promise<{ id: string; secret: string }> {
-  const res = await ws.api.post('/webhooks', { event: 'job.created', target_url: r.url });
-  expect(res.status).toBe(201);
-  return res.body;
-}
-
-async function createJob(name = 'A'): Promise<string> {
-  const res = await ws.api.post('/jobs', { name, address: '1 Main St' });
-  expect(res.status).toBe(201);
-  return res.body.id;
-}
+const subscribe = () => subscribeUrl(ws, r.url);
 
 const runDue = () => h.admin.post('/clock', { advance_seconds: 0 });
 
@@ -56,7 +38,7 @@ const tOf = (header: string): number => Number(/(?:^|,)t=(\d+)(?:,|$)/.exec(head
 
 async function oneDelivery() {
   const hook = await subscribe();
-  const jobId = await createJob('Signed job');
+  const jobId = await createJob(ws, 'Signed job');
   await runDue();
   const [got] = await r.waitFor(1);
   if (!got) {
@@ -106,7 +88,7 @@ describe('delivery signature', () => {
       expect(res.status).toBe(201);
       const second = res.body as { secret: string };
       expect(second.secret).not.toBe(first.secret);
-      await createJob();
+      await createJob(ws);
       await runDue();
       const [a] = await r.waitFor(1);
       const [b] = await other.waitFor(1);
@@ -170,7 +152,7 @@ describe('delivery headers and body', () => {
   });
 
   test('nothing is sent to a subscription before the change that raises it', async () => {
-    await createJob('Before subscribing');
+    await createJob(ws, 'Before subscribing');
     await subscribe();
     await runDue();
     expect(r.received).toHaveLength(0);

@@ -1,58 +1,26 @@
-import { afterEach, describe, expect, test } from 'vitest';
-import { type Harness, harness, type Json, type TestWorkspace } from '../support/harness';
-import { type Received, Receiver, verify } from '../support/receiver';
+import { describe, expect, test } from 'vitest';
+import type { Json, TestWorkspace } from '../support/harness';
+import { verify } from '../support/receiver';
+import {
+  advance,
+  EVENT_FIELDS,
+  eventsOf,
+  one,
+  patchJob,
+  newJob as postJob,
+  recordOf,
+  setup,
+  subscribe,
+  UUID,
+} from './setup';
 
 // Job events as a receiver sees them: spec, Events (The 30 events, Delivery body, Delivery
 // headers) and decisions.md, Events. Every change goes through /v1; deliveries go to a real
 // receiver on 127.0.0.1; `POST /__admin/clock` runs what is due and waits for it.
 
-const receivers: Receiver[] = [];
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
-
-interface Ctx {
-  h: Harness;
-  ws: TestWorkspace;
-  rx: Receiver;
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const EVENT_FIELDS = ['event_type', 'event_id', 'event_at', 'event_workspace_id'];
-
-/** A harness that may deliver to 127.0.0.1, coalescing updates for 1 s, and a receiver. */
-async function setup(profile: 'small' | 'empty' = 'empty'): Promise<Ctx> {
-  const h = harness({ allowLocalTargets: true, webhookCoalesceMs: 1000, rateLimit: null });
-  const ws = await h.workspace({ profile });
-  const rx = await Receiver.start();
-  receivers.push(rx);
-  return { h, ws, rx };
-}
-
-async function subscribe(c: Ctx, event: string): Promise<{ id: string; secret: string }> {
-  const res = await c.ws.api.post('/webhooks', { event, target_url: c.rx.url });
-  expect(res.status, res.text).toBe(201);
-  return res.body;
-}
-
-/** Moves the clock; everything due by then has been delivered when it answers. */
-async function advance(h: Harness, seconds: number): Promise<string> {
-  const res = await h.admin.post('/clock', { advance_seconds: seconds });
-  expect(res.status, res.text).toBe(200);
-  return res.body.now;
-}
-
-async function newJob(ws: TestWorkspace, body: Record<string, unknown> = {}): Promise<Json> {
-  const res = await ws.api.post('/jobs', { name: 'Hale roof', address: '418 Elm Street', ...body });
-  expect(res.status, res.text).toBe(201);
-  return res.body;
-}
-
-async function patchJob(ws: TestWorkspace, id: string, body: Record<string, unknown>) {
-  const res = await ws.api.patch(`/jobs/${id}`, body);
-  expect(res.status, res.text).toBe(200);
-  return res.body;
-}
+/** This file's jobs are the Hale roof at 418 Elm Street (job.deleted reads both back). */
+const newJob = (ws: TestWorkspace, body: Record<string, unknown> = {}): Promise<Json> =>
+  postJob(ws, { name: 'Hale roof', address: '418 Elm Street', ...body });
 
 async function getJob(ws: TestWorkspace, id: string): Promise<Json> {
   const res = await ws.api.get(`/jobs/${id}`);
@@ -65,27 +33,6 @@ async function teammates(ws: TestWorkspace): Promise<{ id: string; name: string 
   expect(users.length).toBeGreaterThanOrEqual(2);
   return users;
 }
-
-const eventsOf = (rx: Receiver): string[] => rx.received.map((r) => String(r.json.event_type));
-
-/** The one delivery of `event`; fails when there is none or more than one. */
-/** A delivery whose body the test reads field by field. */
-type Delivered = Omit<Received, 'json'> & { json: Json };
-
-function one(rx: Receiver, event: string): Delivered {
-  const got = rx.received.filter((r) => r.json.event_type === event);
-  expect(
-    got.map((r) => r.json.event_type),
-    `deliveries of ${event}`,
-  ).toEqual([event]);
-  return got[0] as Delivered;
-}
-
-/** The record part of a delivery body: everything but the event fields. */
-const recordOf = (body: Json, extra: string[] = []): Json =>
-  Object.fromEntries(
-    Object.entries(body).filter(([k]) => !EVENT_FIELDS.includes(k) && !extra.includes(k)),
-  );
 
 describe('job.created', () => {
   test('the body is the job exactly as GET /jobs/{id} returns it, plus the four event fields', async () => {
@@ -214,7 +161,7 @@ describe('job.stage_changed', () => {
 
 describe('job.assigned', () => {
   test('a first assignee: previous_assigned_to_id is null; a second: it names the former one', async () => {
-    const c = await setup('small');
+    const c = await setup({ profile: 'small' });
     const [a, b] = await teammates(c.ws);
     await subscribe(c, 'job.assigned');
     const job = await newJob(c.ws);
@@ -234,7 +181,7 @@ describe('job.assigned', () => {
   });
 
   test('clearing assigned_to raises no job.assigned, only job.updated', async () => {
-    const c = await setup('small');
+    const c = await setup({ profile: 'small' });
     const [a] = await teammates(c.ws);
     const job = await newJob(c.ws, { assigned_to: a?.id });
     await subscribe(c, '*');
@@ -247,7 +194,7 @@ describe('job.assigned', () => {
   });
 
   test('naming the assignee the job already has raises nothing', async () => {
-    const c = await setup('small');
+    const c = await setup({ profile: 'small' });
     const [a] = await teammates(c.ws);
     const job = await newJob(c.ws, { assigned_to: a?.id });
     await subscribe(c, '*');
@@ -361,7 +308,7 @@ describe('job.deleted', () => {
 
 describe('several subscriptions', () => {
   test('`*` receives created, stage_changed, assigned, updated and deleted', async () => {
-    const c = await setup('small');
+    const c = await setup({ profile: 'small' });
     const [a] = await teammates(c.ws);
     await subscribe(c, '*');
     const job = await newJob(c.ws);

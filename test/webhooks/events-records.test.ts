@@ -1,71 +1,22 @@
-import { afterEach, describe, expect, test } from 'vitest';
-import { type Harness, harness, type Json, type TestWorkspace } from '../support/harness';
-import { type Received, Receiver } from '../support/receiver';
+import { describe, expect, test } from 'vitest';
+import {
+  advance,
+  type Ctx,
+  eventsOf,
+  newJob,
+  ok,
+  one,
+  recordOf,
+  setup,
+  subscribe,
+  UUID,
+} from './setup';
 
 // Contact, task, appointment and note events as a receiver sees them: spec, Events (The 30
 // events, Delivery body) and decisions.md, Events. Every body carries the record exactly as GET
 // returns it; deleted snapshots carry only the identifying fields.
 
-const receivers: Receiver[] = [];
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
-
-interface Ctx {
-  h: Harness;
-  ws: TestWorkspace;
-  rx: Receiver;
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const EVENT_FIELDS = ['event_type', 'event_id', 'event_at', 'event_workspace_id'];
-
-async function setup(profile: 'small' | 'empty' = 'empty'): Promise<Ctx> {
-  const h = harness({ allowLocalTargets: true, webhookCoalesceMs: 1000, rateLimit: null });
-  const ws = await h.workspace({ profile });
-  const rx = await Receiver.start();
-  receivers.push(rx);
-  return { h, ws, rx };
-}
-
-async function subscribe(c: Ctx, event: string): Promise<{ id: string; secret: string }> {
-  const res = await c.ws.api.post('/webhooks', { event, target_url: c.rx.url });
-  expect(res.status, res.text).toBe(201);
-  return res.body;
-}
-
-async function advance(h: Harness, seconds: number): Promise<string> {
-  const res = await h.admin.post('/clock', { advance_seconds: seconds });
-  expect(res.status, res.text).toBe(200);
-  return res.body.now;
-}
-
-/** A request that must answer `status`; answers the body. */
-async function ok(res: Promise<{ status: number; text: string; body: Json }>, status = 200) {
-  const r = await res;
-  expect(r.status, r.text).toBe(status);
-  return r.body;
-}
-
-const eventsOf = (rx: Receiver): string[] => rx.received.map((r) => String(r.json.event_type));
-
-/** A delivery whose body the test reads field by field. */
-type Delivered = Omit<Received, 'json'> & { json: Json };
-
-function one(rx: Receiver, event: string): Delivered {
-  const got = rx.received.filter((r) => r.json.event_type === event);
-  expect(
-    got.map((r) => r.json.event_type),
-    `deliveries of ${event}`,
-  ).toEqual([event]);
-  return got[0] as Delivered;
-}
-
-const recordOf = (body: Json, extra: string[] = []): Json =>
-  Object.fromEntries(
-    Object.entries(body).filter(([k]) => !EVENT_FIELDS.includes(k) && !extra.includes(k)),
-  );
-
+/** The four event fields a body of `event` carries. */
 const eventFields = (c: Ctx, event: string) => ({
   event_type: event,
   event_id: expect.stringMatching(UUID),
@@ -154,7 +105,7 @@ describe('contact events', () => {
 describe('task events', () => {
   test('task.created carries the task exactly as GET /tasks/{id} returns it', async () => {
     const c = await setup();
-    const job = await ok(c.ws.api.post('/jobs', { name: 'Roof', address: '1 Main St' }), 201);
+    const job = await newJob(c.ws);
     await subscribe(c, 'task.created');
     const task = await ok(
       c.ws.api.post('/tasks', {
@@ -212,7 +163,7 @@ describe('task events', () => {
 
   test('task.deleted carries exactly id, object, deleted, title and job_id', async () => {
     const c = await setup();
-    const job = await ok(c.ws.api.post('/jobs', { name: 'Roof', address: '1 Main St' }), 201);
+    const job = await newJob(c.ws);
     const task = await ok(
       c.ws.api.post('/tasks', { title: 'Call back', job_id: job.id, priority: 'high' }),
       201,
@@ -301,7 +252,7 @@ describe('appointment.created', () => {
 describe('note.created', () => {
   test('POST /notes raises it with the note exactly as GET /notes/{id} returns it', async () => {
     const c = await setup();
-    const job = await ok(c.ws.api.post('/jobs', { name: 'Roof', address: '1 Main St' }), 201);
+    const job = await newJob(c.ws);
     await subscribe(c, 'note.created');
     const note = await ok(
       c.ws.api.post('/notes', { job_id: job.id, content: 'Ladder on site' }),

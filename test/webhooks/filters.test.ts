@@ -1,74 +1,47 @@
-import { afterEach, describe, expect, test } from 'vitest';
-import { type Harness, harness, type Json, type TestWorkspace } from '../support/harness';
-import { Receiver } from '../support/receiver';
+import { describe, expect, test } from 'vitest';
+import type { Json } from '../support/harness';
+import type { Receiver } from '../support/receiver';
+import {
+  advance,
+  type Ctx,
+  setup as hookSetup,
+  newJob,
+  ok,
+  type Profile,
+  patchJob,
+  subscribe,
+} from './setup';
 
 // spec, Events, Filters: a filtered subscription receives the changes that match every key it
 // names and nothing else. Each test makes matching and non-matching changes and checks which
 // records arrived. A switched-off subscription receives nothing at all.
 
-const receivers: Receiver[] = [];
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
-
-interface Ctx {
-  h: Harness;
-  ws: TestWorkspace;
-  rx: Receiver;
+/** The test's context, with the workspace's team and boards for the filters that name them. */
+interface FilterCtx extends Ctx {
   users: { id: string; name: string }[];
   pipelines: { id: string; name: string; is_default: boolean }[];
 }
 
-async function setup(profile: 'small' | 'empty' = 'empty'): Promise<Ctx> {
-  const h = harness({ allowLocalTargets: true, webhookCoalesceMs: 1000, rateLimit: null });
-  const ws = await h.workspace({ profile });
-  const rx = await Receiver.start();
-  receivers.push(rx);
-  const users = (await ws.api.get('/users')).body.data;
-  const pipelines = (await ws.api.get('/pipelines')).body.data;
-  return { h, ws, rx, users, pipelines };
+async function setup(profile: Profile = 'empty'): Promise<FilterCtx> {
+  const c = await hookSetup({ profile });
+  const users = (await c.ws.api.get('/users')).body.data;
+  const pipelines = (await c.ws.api.get('/pipelines')).body.data;
+  return { ...c, users, pipelines };
 }
 
-async function subscribe(
-  c: Ctx,
-  event: string,
-  filters: Record<string, unknown>,
-): Promise<{ id: string; filters: Record<string, string> }> {
-  const res = await c.ws.api.post('/webhooks', { event, target_url: c.rx.url, filters });
-  expect(res.status, res.text).toBe(201);
-  return res.body;
-}
-
-async function advance(h: Harness, seconds: number): Promise<void> {
-  const res = await h.admin.post('/clock', { advance_seconds: seconds });
-  expect(res.status, res.text).toBe(200);
-}
-
-async function ok(res: Promise<{ status: number; text: string; body: Json }>, status = 200) {
-  const r = await res;
-  expect(r.status, r.text).toBe(status);
-  return r.body;
-}
-
-const newJob = (c: Ctx, body: Record<string, unknown> = {}): Promise<Json> =>
-  ok(c.ws.api.post('/jobs', { name: 'Roof', address: '1 Main St', ...body }), 201);
-
-const patchJob = (c: Ctx, id: string, body: Record<string, unknown>): Promise<Json> =>
-  ok(c.ws.api.patch(`/jobs/${id}`, body));
-
-const newTask = (c: Ctx, body: Record<string, unknown>): Promise<Json> =>
+const newTask = (c: FilterCtx, body: Record<string, unknown>): Promise<Json> =>
   ok(c.ws.api.post('/tasks', { title: 'Visit', ...body }), 201);
 
 /** The record ids that arrived, in order. */
 const idsReceived = (rx: Receiver): string[] => rx.received.map((r) => String(r.json.id));
 
-function pipeline(c: Ctx, name: string) {
+function pipeline(c: FilterCtx, name: string) {
   const found = c.pipelines.find((p) => p.name === name);
   expect(found, `pipeline ${name}`).toBeDefined();
   return found as { id: string };
 }
 
-function teammates(c: Ctx): [string, string] {
+function teammates(c: FilterCtx): [string, string] {
   expect(c.users.length).toBeGreaterThanOrEqual(2);
   return [c.users[0]?.id as string, c.users[1]?.id as string];
 }
@@ -77,9 +50,9 @@ describe('job.created', () => {
   test('stage given as a key: jobs created in that stage are delivered, others not', async () => {
     const c = await setup();
     await subscribe(c, 'job.created', { stage: 'inspected' });
-    const hit = await newJob(c, { stage: 'inspected' });
-    await newJob(c);
-    await newJob(c, { stage: 'approved' });
+    const hit = await newJob(c.ws, { stage: 'inspected' });
+    await newJob(c.ws);
+    await newJob(c.ws, { stage: 'approved' });
     await advance(c.h, 0);
     expect(idsReceived(c.rx)).toEqual([hit.id]);
   });
@@ -91,8 +64,8 @@ describe('job.created', () => {
     expect((await ok(c.ws.api.get(`/webhooks/${sub.id}`))).filters).toEqual({
       stage: 'claim_filed',
     });
-    const hit = await newJob(c, { stage: 'claim_filed' });
-    await newJob(c, { stage: 'inspected' });
+    const hit = await newJob(c.ws, { stage: 'claim_filed' });
+    await newJob(c.ws, { stage: 'inspected' });
     await advance(c.h, 0);
     expect(idsReceived(c.rx)).toEqual([hit.id]);
   });
@@ -100,9 +73,9 @@ describe('job.created', () => {
   test('job_type: only jobs of that type are delivered', async () => {
     const c = await setup();
     await subscribe(c, 'job.created', { job_type: 'retail' });
-    const hit = await newJob(c, { job_type: 'retail' });
-    await newJob(c, { job_type: 'insurance' });
-    await newJob(c);
+    const hit = await newJob(c.ws, { job_type: 'retail' });
+    await newJob(c.ws, { job_type: 'insurance' });
+    await newJob(c.ws);
     await advance(c.h, 0);
     expect(idsReceived(c.rx)).toEqual([hit.id]);
   });
@@ -111,9 +84,9 @@ describe('job.created', () => {
     const c = await setup();
     const retail = pipeline(c, 'Retail');
     await subscribe(c, 'job.created', { pipeline_id: retail.id });
-    const hit = await newJob(c, { pipeline_id: retail.id });
-    await newJob(c);
-    await newJob(c, { pipeline_id: pipeline(c, 'Insurance Restoration').id });
+    const hit = await newJob(c.ws, { pipeline_id: retail.id });
+    await newJob(c.ws);
+    await newJob(c.ws, { pipeline_id: pipeline(c, 'Insurance Restoration').id });
     await advance(c.h, 0);
     expect(idsReceived(c.rx)).toEqual([hit.id]);
   });
@@ -121,9 +94,9 @@ describe('job.created', () => {
   test('several keys must all match: job_type and stage', async () => {
     const c = await setup();
     await subscribe(c, 'job.created', { job_type: 'retail', stage: 'retail_scheduled' });
-    const hit = await newJob(c, { job_type: 'retail', stage: 'retail_scheduled' });
-    await newJob(c, { job_type: 'retail', stage: 'retail_lead' });
-    await newJob(c, { job_type: 'insurance', stage: 'retail_scheduled' });
+    const hit = await newJob(c.ws, { job_type: 'retail', stage: 'retail_scheduled' });
+    await newJob(c.ws, { job_type: 'retail', stage: 'retail_lead' });
+    await newJob(c.ws, { job_type: 'insurance', stage: 'retail_scheduled' });
     await advance(c.h, 0);
     expect(idsReceived(c.rx)).toEqual([hit.id]);
   });
@@ -132,11 +105,11 @@ describe('job.created', () => {
 describe('job.stage_changed', () => {
   test('previous_stage: only moves out of that stage are delivered', async () => {
     const c = await setup();
-    const fromLead = await newJob(c);
-    const fromInspected = await newJob(c, { stage: 'inspected' });
+    const fromLead = await newJob(c.ws);
+    const fromInspected = await newJob(c.ws, { stage: 'inspected' });
     await subscribe(c, 'job.stage_changed', { previous_stage: 'lead' });
-    await patchJob(c, fromLead.id, { stage: 'approved' });
-    await patchJob(c, fromInspected.id, { stage: 'approved' });
+    await patchJob(c.ws, fromLead.id, { stage: 'approved' });
+    await patchJob(c.ws, fromInspected.id, { stage: 'approved' });
     await advance(c.h, 0);
     expect(idsReceived(c.rx)).toEqual([fromLead.id]);
     expect(c.rx.received[0]?.json.previous_stage).toBe('lead');
@@ -144,13 +117,13 @@ describe('job.stage_changed', () => {
 
   test('stage and previous_stage together: only that exact move is delivered', async () => {
     const c = await setup();
-    const a = await newJob(c, { stage: 'inspected' });
-    const b = await newJob(c);
-    const d = await newJob(c, { stage: 'inspected' });
+    const a = await newJob(c.ws, { stage: 'inspected' });
+    const b = await newJob(c.ws);
+    const d = await newJob(c.ws, { stage: 'inspected' });
     await subscribe(c, 'job.stage_changed', { previous_stage: 'Inspected', stage: 'Approved' });
-    await patchJob(c, a.id, { stage: 'approved' }); // inspected → approved
-    await patchJob(c, b.id, { stage: 'approved' }); // lead → approved
-    await patchJob(c, d.id, { stage: 'claim_filed' }); // inspected → claim_filed
+    await patchJob(c.ws, a.id, { stage: 'approved' }); // inspected → approved
+    await patchJob(c.ws, b.id, { stage: 'approved' }); // lead → approved
+    await patchJob(c.ws, d.id, { stage: 'claim_filed' }); // inspected → claim_filed
     await advance(c.h, 0);
     expect(idsReceived(c.rx)).toEqual([a.id]);
   });
@@ -160,11 +133,11 @@ describe('job.assigned', () => {
   test('assigned_to: only assignments to that user are delivered', async () => {
     const c = await setup('small');
     const [u1, u2] = teammates(c);
-    const a = await newJob(c);
-    const b = await newJob(c);
+    const a = await newJob(c.ws);
+    const b = await newJob(c.ws);
     await subscribe(c, 'job.assigned', { assigned_to: u1 });
-    await patchJob(c, a.id, { assigned_to: u1 });
-    await patchJob(c, b.id, { assigned_to: u2 });
+    await patchJob(c.ws, a.id, { assigned_to: u1 });
+    await patchJob(c.ws, b.id, { assigned_to: u2 });
     await advance(c.h, 0);
     expect(idsReceived(c.rx)).toEqual([a.id]);
   });
@@ -305,7 +278,7 @@ describe('a switched-off subscription', () => {
     await ok(c.h.admin.delete(`/keys/${c.ws.keys.read.id}`));
     const hooks = (await ok(c.h.admin.get('/webhooks', { query: { workspace_id: c.ws.id } }))).data;
     expect(hooks.find((w: Json) => w.id === made.body.id)?.disabled_at).toEqual(expect.any(String));
-    await newJob(c);
+    await newJob(c.ws);
     await advance(c.h, 2);
     expect(c.rx.received).toHaveLength(0);
     const log = await ok(c.h.admin.get(`/webhooks/${made.body.id}/deliveries`));
@@ -318,7 +291,7 @@ describe('a switched-off subscription', () => {
     expect(off.status, off.text).toBe(201);
     const on = await subscribe(c, 'job.created', {});
     await ok(c.h.admin.delete(`/keys/${c.ws.keys.read.id}`));
-    await newJob(c);
+    await newJob(c.ws);
     await advance(c.h, 0);
     expect(c.rx.received.map((r) => r.headers['x-service-webhook-id'])).toEqual([on.id]);
   });

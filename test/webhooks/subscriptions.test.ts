@@ -2,75 +2,13 @@
 // a subscription, revoking its key, and the workspace's ceiling. spec: Webhook subscription,
 // Endpoints › Webhooks, Authentication 3–4, Events › Filters; decisions.md, Webhook subscriptions.
 import { describe, expect, test } from 'vitest';
-import {
-  type Client,
-  type Harness,
-  harness,
-  type Json,
-  type Reply,
-  type TestWorkspace,
-} from '../support/harness';
+import type { Client, Harness, Json, Reply, TestWorkspace } from '../support/harness';
+import { advance, app, createWebhook, fresh, hook, ISO, SPEC_EVENTS, UUID } from './setup';
 
-// One app per file, no rate limit; every test makes its own workspace.
-let shared: Harness | undefined;
-const app = (): Harness => {
-  shared ??= harness({ rateLimit: null });
-  return shared;
-};
-
-const fresh = async (profile: 'empty' | 'small' = 'small') => {
-  const h = app();
-  return { h, ws: await h.workspace({ profile }) };
-};
-
-/** A public IP literal: accepted without any name lookup. */
-const HOOK = 'https://93.184.216.34/hooks/svc';
-const hook = (n: number | string) => `https://93.184.216.34/hooks/${n}`;
+const HOOK = hook('svc');
 
 /** A uuid no workspace holds. */
 const UNKNOWN = '7b0c5b2e-5d2a-4b43-9d59-6a1f0b7f5a11';
-
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-const ALL_EVENTS = [
-  'job.created',
-  'job.updated',
-  'job.stage_changed',
-  'job.assigned',
-  'job.deleted',
-  'contact.created',
-  'contact.updated',
-  'contact.deleted',
-  'task.created',
-  'task.updated',
-  'task.completed',
-  'task.deleted',
-  'appointment.created',
-  'estimate.created',
-  'estimate.sent',
-  'estimate.viewed',
-  'estimate.signed',
-  'estimate.declined',
-  'invoice.created',
-  'invoice.sent',
-  'invoice.paid',
-  'invoice.overdue',
-  'invoice.voided',
-  'payment.received',
-  'payment.refunded',
-  'note.created',
-  'file.created',
-  'pin.created',
-  'pin.result_changed',
-  'storm_list.ready',
-];
-
-async function subscribe(client: Client, body: Record<string, unknown>): Promise<Json> {
-  const res = await client.post('/webhooks', body);
-  expect(res.status, res.text).toBe(201);
-  return res.body;
-}
 
 const idsOf = (res: Reply): string[] => res.body.data.map((w: { id: string }) => w.id);
 
@@ -78,12 +16,6 @@ async function listIds(client: Client): Promise<string[]> {
   const res = await client.get('/webhooks');
   expect(res.status, res.text).toBe(200);
   return idsOf(res);
-}
-
-/** Moves the virtual clock, so records made after it are strictly newer. */
-async function tick(h: Harness, seconds = 1): Promise<void> {
-  const res = await h.admin.post('/clock', { advance_seconds: seconds });
-  expect(res.status, res.text).toBe(200);
 }
 
 /** The stored signing secrets of a subscription (the API shows a secret only once). */
@@ -140,7 +72,7 @@ describe('POST /webhooks: a new subscription answers 201 with its secret, once',
 
   test('the answer is the stored subscription: GET /webhooks/{id} shows the same fields', async () => {
     const { ws } = await fresh();
-    const { secret, ...created } = await subscribe(ws.api, {
+    const { secret, ...created } = await createWebhook(ws.api, {
       event: 'contact.created',
       target_url: HOOK,
       description: 'CRM sync',
@@ -153,14 +85,14 @@ describe('POST /webhooks: a new subscription answers 201 with its secret, once',
 
   test('separate subscriptions have separate secrets', async () => {
     const { ws } = await fresh();
-    const a = await subscribe(ws.api, { event: 'job.created', target_url: hook('a') });
-    const b = await subscribe(ws.api, { event: 'job.created', target_url: hook('b') });
+    const a = await createWebhook(ws.api, { event: 'job.created', target_url: hook('a') });
+    const b = await createWebhook(ws.api, { event: 'job.created', target_url: hook('b') });
     expect(a.secret).not.toBe(b.secret);
   });
 
   test('`*` subscribes to every event: 201 with event "*"', async () => {
     const { ws } = await fresh();
-    const body = await subscribe(ws.api, { event: '*', target_url: HOOK });
+    const body = await createWebhook(ws.api, { event: '*', target_url: HOOK });
     expect(body).toMatchObject({ object: 'webhook', event: '*', filters: {}, target_url: HOOK });
     expect(body.secret).toMatch(/^whsec_/);
   });
@@ -200,7 +132,7 @@ describe('POST /webhooks: a new subscription answers 201 with its secret, once',
 
   test('events with one name still answers a list (decisions.md)', async () => {
     const { ws } = await fresh();
-    const body = await subscribe(ws.api, { events: ['note.created'], target_url: HOOK });
+    const body = await createWebhook(ws.api, { events: ['note.created'], target_url: HOOK });
     expect(body).toMatchObject({ object: 'list', has_more: false, next_cursor: null });
     expect(body.data).toHaveLength(1);
     expect(body.data[0].event).toBe('note.created');
@@ -209,7 +141,7 @@ describe('POST /webhooks: a new subscription answers 201 with its secret, once',
 
   test('a name repeated in events counts once', async () => {
     const { ws } = await fresh();
-    const body = await subscribe(ws.api, {
+    const body = await createWebhook(ws.api, {
       events: ['job.created', 'job.created', 'job.deleted'],
       target_url: HOOK,
     });
@@ -219,7 +151,7 @@ describe('POST /webhooks: a new subscription answers 201 with its secret, once',
 
   test('targetUrl is an alias of target_url', async () => {
     const { ws } = await fresh();
-    const body = await subscribe(ws.api, { event: 'task.created', targetUrl: HOOK });
+    const body = await createWebhook(ws.api, { event: 'task.created', targetUrl: HOOK });
     expect(body.target_url).toBe(HOOK);
     expect(body).not.toHaveProperty('targetUrl');
   });
@@ -227,7 +159,7 @@ describe('POST /webhooks: a new subscription answers 201 with its secret, once',
   test('the URL is stored as sent', async () => {
     const { ws } = await fresh();
     const url = 'https://Hooks.Example.COM/In/Bound?src=svc';
-    const body = await subscribe(ws.api, { event: 'task.created', target_url: url });
+    const body = await createWebhook(ws.api, { event: 'task.created', target_url: url });
     expect(body.target_url).toBe(url);
     expect((await ws.api.get(`/webhooks/${body.id}`)).body.target_url).toBe(url);
   });
@@ -235,7 +167,7 @@ describe('POST /webhooks: a new subscription answers 201 with its secret, once',
   test('description is stored, up to 500 characters', async () => {
     const { ws } = await fresh();
     const text = 'd'.repeat(500);
-    const body = await subscribe(ws.api, {
+    const body = await createWebhook(ws.api, {
       event: 'job.created',
       target_url: HOOK,
       description: text,
@@ -246,7 +178,7 @@ describe('POST /webhooks: a new subscription answers 201 with its secret, once',
 
   test('description null is stored as null', async () => {
     const { ws } = await fresh();
-    const body = await subscribe(ws.api, {
+    const body = await createWebhook(ws.api, {
       event: 'job.created',
       target_url: HOOK,
       description: null,
@@ -258,7 +190,7 @@ describe('POST /webhooks: a new subscription answers 201 with its secret, once',
     const { ws } = await fresh();
     const pipelines: Json[] = (await ws.api.get('/pipelines')).body.data;
     const pipelineId = pipelines[0].id;
-    const body = await subscribe(ws.api, {
+    const body = await createWebhook(ws.api, {
       event: 'job.created',
       target_url: HOOK,
       filters: { job_type: 'insurance', pipeline_id: pipelineId },
@@ -277,7 +209,7 @@ describe('POST /webhooks: a new subscription answers 201 with its secret, once',
     }
     const expected = stages.find((s) => s.label === stage.label)?.key;
     expect(expected).toBe(stage.key);
-    const body = await subscribe(ws.api, {
+    const body = await createWebhook(ws.api, {
       event: 'job.stage_changed',
       target_url: HOOK,
       filters: { stage: stage.label, previous_stage: stage.label },
@@ -290,7 +222,7 @@ describe('POST /webhooks: a new subscription answers 201 with its secret, once',
     const { ws } = await fresh();
     const stages: Stage[] = (await ws.api.get('/stages')).body.data;
     const last = stages[stages.length - 1] as Stage;
-    const body = await subscribe(ws.api, {
+    const body = await createWebhook(ws.api, {
       event: 'job.created',
       target_url: HOOK,
       filters: { stage: last.key },
@@ -300,7 +232,7 @@ describe('POST /webhooks: a new subscription answers 201 with its secret, once',
 
   test.each([['true'], [true]])('is_appointment %j is stored as "true"', async (value) => {
     const { ws } = await fresh();
-    const body = await subscribe(ws.api, {
+    const body = await createWebhook(ws.api, {
       event: 'task.created',
       target_url: HOOK,
       filters: { is_appointment: value },
@@ -310,8 +242,8 @@ describe('POST /webhooks: a new subscription answers 201 with its secret, once',
 
   test('filters: null or {} is no filter', async () => {
     const { ws } = await fresh();
-    const a = await subscribe(ws.api, { event: '*', target_url: hook('a'), filters: {} });
-    const b = await subscribe(ws.api, {
+    const a = await createWebhook(ws.api, { event: '*', target_url: hook('a'), filters: {} });
+    const b = await createWebhook(ws.api, {
       events: ['job.created', 'job.updated'],
       target_url: hook('b'),
       filters: null,
@@ -325,7 +257,7 @@ describe('subscribing again returns the existing subscription (200, no secret)',
   test('the same event, URL and filters: 200, the same id, no secret key', async () => {
     const { ws } = await fresh();
     const body = { event: 'job.created', target_url: HOOK, filters: { job_type: 'retail' } };
-    const first = await subscribe(ws.api, body);
+    const first = await createWebhook(ws.api, body);
     const again = await ws.api.post('/webhooks', body);
     expect(again.status).toBe(200);
     expect(again.body).not.toHaveProperty('secret');
@@ -336,7 +268,7 @@ describe('subscribing again returns the existing subscription (200, no secret)',
 
   test('`*` again: 200 with the same id', async () => {
     const { ws } = await fresh();
-    const first = await subscribe(ws.api, { event: '*', target_url: HOOK });
+    const first = await createWebhook(ws.api, { event: '*', target_url: HOOK });
     const again = await ws.api.post('/webhooks', { event: '*', target_url: HOOK });
     expect(again.status).toBe(200);
     expect(again.body.id).toBe(first.id);
@@ -345,7 +277,7 @@ describe('subscribing again returns the existing subscription (200, no secret)',
 
   test('a repeat keeps the first description', async () => {
     const { ws } = await fresh();
-    const first = await subscribe(ws.api, {
+    const first = await createWebhook(ws.api, {
       event: 'job.created',
       target_url: HOOK,
       description: 'first',
@@ -361,7 +293,7 @@ describe('subscribing again returns the existing subscription (200, no secret)',
 
   test('the alias targetUrl finds the subscription made with target_url', async () => {
     const { ws } = await fresh();
-    const first = await subscribe(ws.api, { event: 'job.created', target_url: HOOK });
+    const first = await createWebhook(ws.api, { event: 'job.created', target_url: HOOK });
     const again = await ws.api.post('/webhooks', { event: 'job.created', targetUrl: HOOK });
     expect(again.status).toBe(200);
     expect(again.body.id).toBe(first.id);
@@ -370,7 +302,7 @@ describe('subscribing again returns the existing subscription (200, no secret)',
   test('filters compare as key/value sets: another order is a repeat', async () => {
     const { ws } = await fresh();
     const pipelineId = (await ws.api.get('/pipelines')).body.data[0].id;
-    const first = await subscribe(ws.api, {
+    const first = await createWebhook(ws.api, {
       event: 'job.created',
       target_url: HOOK,
       filters: { job_type: 'retail', pipeline_id: pipelineId },
@@ -386,7 +318,7 @@ describe('subscribing again returns the existing subscription (200, no secret)',
 
   test('is_appointment true and "true" are the same filter', async () => {
     const { ws } = await fresh();
-    const first = await subscribe(ws.api, {
+    const first = await createWebhook(ws.api, {
       event: 'task.created',
       target_url: HOOK,
       filters: { is_appointment: true },
@@ -404,7 +336,7 @@ describe('subscribing again returns the existing subscription (200, no secret)',
     const { ws } = await fresh();
     const stages: Stage[] = (await ws.api.get('/stages')).body.data;
     const stage = stages.find((s) => s.label !== s.key) as Stage;
-    const first = await subscribe(ws.api, {
+    const first = await createWebhook(ws.api, {
       event: 'job.created',
       target_url: HOOK,
       filters: { stage: stage.key },
@@ -420,18 +352,18 @@ describe('subscribing again returns the existing subscription (200, no secret)',
 
   test('different filters make a new subscription (201)', async () => {
     const { ws } = await fresh();
-    const a = await subscribe(ws.api, {
+    const a = await createWebhook(ws.api, {
       event: 'job.created',
       target_url: HOOK,
       filters: { job_type: 'retail' },
     });
-    const b = await subscribe(ws.api, {
+    const b = await createWebhook(ws.api, {
       event: 'job.created',
       target_url: HOOK,
       filters: { job_type: 'insurance' },
     });
-    const c = await subscribe(ws.api, { event: 'job.created', target_url: HOOK });
-    const d = await subscribe(ws.api, {
+    const c = await createWebhook(ws.api, { event: 'job.created', target_url: HOOK });
+    const d = await createWebhook(ws.api, {
       event: 'job.created',
       target_url: HOOK,
       filters: { job_type: 'retail', stage: 'lead' },
@@ -442,16 +374,16 @@ describe('subscribing again returns the existing subscription (200, no secret)',
 
   test('another event or another URL makes a new subscription (201)', async () => {
     const { ws } = await fresh();
-    const a = await subscribe(ws.api, { event: 'job.created', target_url: hook('a') });
-    const b = await subscribe(ws.api, { event: 'job.updated', target_url: hook('a') });
-    const c = await subscribe(ws.api, { event: 'job.created', target_url: hook('b') });
+    const a = await createWebhook(ws.api, { event: 'job.created', target_url: hook('a') });
+    const b = await createWebhook(ws.api, { event: 'job.updated', target_url: hook('a') });
+    const c = await createWebhook(ws.api, { event: 'job.created', target_url: hook('b') });
     expect(new Set([a.id, b.id, c.id]).size).toBe(3);
   });
 
   test('the same events set again: 200 list with the same ids and no secret', async () => {
     const { ws } = await fresh();
     const events = ['job.created', 'job.deleted', 'note.created'];
-    const first = await subscribe(ws.api, { events, target_url: HOOK });
+    const first = await createWebhook(ws.api, { events, target_url: HOOK });
     const again = await ws.api.post('/webhooks', { events, target_url: HOOK });
     expect(again.status).toBe(200);
     expect(again.body).not.toHaveProperty('secret');
@@ -469,11 +401,11 @@ describe('subscribing again returns the existing subscription (200, no secret)',
 
   test('a partly overlapping events set makes a new group (201)', async () => {
     const { ws } = await fresh();
-    const first = await subscribe(ws.api, {
+    const first = await createWebhook(ws.api, {
       events: ['job.created', 'job.deleted'],
       target_url: HOOK,
     });
-    const second = await subscribe(ws.api, {
+    const second = await createWebhook(ws.api, {
       events: ['job.created', 'note.created'],
       target_url: HOOK,
     });
@@ -488,8 +420,8 @@ describe('subscribing again returns the existing subscription (200, no secret)',
   test('subscriptions belong to a credential: the read key subscribing the same gets its own (201)', async () => {
     const { ws } = await fresh();
     const body = { event: 'job.created', target_url: HOOK };
-    const mine = await subscribe(ws.api, body);
-    const theirs = await subscribe(ws.read, body);
+    const mine = await createWebhook(ws.api, body);
+    const theirs = await createWebhook(ws.read, body);
     expect(theirs.id).not.toBe(mine.id);
     expect(theirs.secret).not.toBe(mine.secret);
     expect(await listIds(ws.api)).toEqual([mine.id]);
@@ -503,7 +435,7 @@ describe('subscribing again returns the existing subscription (200, no secret)',
     ['https://93.184.216.34/in', 'HTTPS://93.184.216.34/in'],
   ])('URLs compare as parsed: %s then %s is a repeat', async (first, second) => {
     const { ws } = await fresh();
-    const a = await subscribe(ws.api, { event: 'job.created', target_url: first });
+    const a = await createWebhook(ws.api, { event: 'job.created', target_url: first });
     const again = await ws.api.post('/webhooks', { event: 'job.created', target_url: second });
     expect(again.status).toBe(200);
     expect(again.body.id).toBe(a.id);
@@ -512,11 +444,11 @@ describe('subscribing again returns the existing subscription (200, no secret)',
 
   test('a path that differs in case is another URL (201)', async () => {
     const { ws } = await fresh();
-    const a = await subscribe(ws.api, {
+    const a = await createWebhook(ws.api, {
       event: 'job.created',
       target_url: 'https://93.184.216.34/In',
     });
-    const b = await subscribe(ws.api, {
+    const b = await createWebhook(ws.api, {
       event: 'job.created',
       target_url: 'https://93.184.216.34/in',
     });
@@ -525,9 +457,9 @@ describe('subscribing again returns the existing subscription (200, no secret)',
 
   test('after DELETE, subscribing the same again creates a new one (201)', async () => {
     const { ws } = await fresh();
-    const a = await subscribe(ws.api, { event: 'job.created', target_url: HOOK });
+    const a = await createWebhook(ws.api, { event: 'job.created', target_url: HOOK });
     expect((await ws.api.delete(`/webhooks/${a.id}`)).status).toBe(200);
-    const b = await subscribe(ws.api, { event: 'job.created', target_url: HOOK });
+    const b = await createWebhook(ws.api, { event: 'job.created', target_url: HOOK });
     expect(b.id).not.toBe(a.id);
     expect(b.secret).toMatch(/^whsec_/);
   });
@@ -740,9 +672,9 @@ describe('POST /webhooks: every bad input is 400 invalid_request naming the fiel
 describe('a subscription belongs to the credential that made it', () => {
   test('a read-only key may subscribe, list, read and delete its own subscriptions', async () => {
     const { ws } = await fresh();
-    const created = await subscribe(ws.read, { event: 'job.created', target_url: HOOK });
+    const created = await createWebhook(ws.read, { event: 'job.created', target_url: HOOK });
     expect(created.secret).toMatch(/^whsec_/);
-    const group = await subscribe(ws.read, {
+    const group = await createWebhook(ws.read, {
       events: ['contact.created', 'task.created'],
       target_url: HOOK,
     });
@@ -761,8 +693,8 @@ describe('a subscription belongs to the credential that made it', () => {
 
   test("the write key does not see the read key's subscriptions, and the other way round", async () => {
     const { ws } = await fresh();
-    const mine = await subscribe(ws.api, { event: 'job.created', target_url: hook('w') });
-    const theirs = await subscribe(ws.read, { event: 'job.created', target_url: hook('r') });
+    const mine = await createWebhook(ws.api, { event: 'job.created', target_url: hook('w') });
+    const theirs = await createWebhook(ws.read, { event: 'job.created', target_url: hook('r') });
 
     expect(await listIds(ws.api)).toEqual([mine.id]);
     expect(await listIds(ws.read)).toEqual([theirs.id]);
@@ -788,7 +720,7 @@ describe('a subscription belongs to the credential that made it', () => {
     const minted = await h.admin.post(`/workspaces/${ws.id}/keys`, { access: 'write' });
     expect(minted.status, minted.text).toBe(201);
     const second = h.as(minted.body.key);
-    const mine = await subscribe(ws.api, { event: 'job.created', target_url: HOOK });
+    const mine = await createWebhook(ws.api, { event: 'job.created', target_url: HOOK });
     expect(await listIds(second)).toEqual([]);
     expect((await second.get(`/webhooks/${mine.id}`)).status).toBe(404);
     expect((await second.delete(`/webhooks/${mine.id}`)).status).toBe(404);
@@ -797,7 +729,7 @@ describe('a subscription belongs to the credential that made it', () => {
   test("another workspace's subscription id is 404 on GET and DELETE", async () => {
     const { ws } = await fresh();
     const other = await app().workspace({ profile: 'empty' });
-    const theirs = await subscribe(other.api, { event: 'job.created', target_url: HOOK });
+    const theirs = await createWebhook(other.api, { event: 'job.created', target_url: HOOK });
     const get = await ws.api.get(`/webhooks/${theirs.id}`);
     expect(get.status).toBe(404);
     expect(get.body.error.code).toBe('not_found');
@@ -812,12 +744,12 @@ describe('a subscription belongs to the credential that made it', () => {
 describe('GET and DELETE /webhooks', () => {
   test('GET /webhooks lists the caller’s subscriptions newest first, as a whole list', async () => {
     const { h, ws } = await fresh();
-    const a = await subscribe(ws.api, { event: 'job.created', target_url: hook('a') });
-    await tick(h);
-    const b = await subscribe(ws.api, { event: '*', target_url: hook('b') });
-    await tick(h);
-    const c = await subscribe(ws.api, { event: 'note.created', target_url: hook('c') });
-    await subscribe(ws.read, { event: 'job.created', target_url: hook('read') });
+    const a = await createWebhook(ws.api, { event: 'job.created', target_url: hook('a') });
+    await advance(h, 1);
+    const b = await createWebhook(ws.api, { event: '*', target_url: hook('b') });
+    await advance(h, 1);
+    const c = await createWebhook(ws.api, { event: 'note.created', target_url: hook('c') });
+    await createWebhook(ws.read, { event: 'job.created', target_url: hook('read') });
     const res = await ws.api.get('/webhooks');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ object: 'list', has_more: false, next_cursor: null });
@@ -837,7 +769,7 @@ describe('GET and DELETE /webhooks', () => {
 
   test('GET /webhooks/{id} never shows the secret', async () => {
     const { ws } = await fresh();
-    const created = await subscribe(ws.api, { event: 'job.created', target_url: HOOK });
+    const created = await createWebhook(ws.api, { event: 'job.created', target_url: HOOK });
     const res = await ws.api.get(`/webhooks/${created.id}`);
     expect(res.status).toBe(200);
     expect(res.body).not.toHaveProperty('secret');
@@ -848,8 +780,8 @@ describe('GET and DELETE /webhooks', () => {
 
   test('DELETE answers the deleted confirmation; then GET and DELETE are 404', async () => {
     const { ws } = await fresh();
-    const keep = await subscribe(ws.api, { event: 'job.updated', target_url: HOOK });
-    const created = await subscribe(ws.api, { event: 'job.created', target_url: HOOK });
+    const keep = await createWebhook(ws.api, { event: 'job.updated', target_url: HOOK });
+    const created = await createWebhook(ws.api, { event: 'job.created', target_url: HOOK });
     const res = await ws.api.delete(`/webhooks/${created.id}`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ id: created.id, object: 'webhook', deleted: true });
@@ -865,7 +797,7 @@ describe('GET and DELETE /webhooks', () => {
 
   test('deleting one subscription of an events group leaves the others', async () => {
     const { ws } = await fresh();
-    const group = await subscribe(ws.api, {
+    const group = await createWebhook(ws.api, {
       events: ['job.created', 'job.deleted'],
       target_url: HOOK,
     });
@@ -899,13 +831,16 @@ describe('revoking a key switches off the webhooks it created', () => {
   test('DELETE /__admin/keys/{id} sets disabled_at on that key’s webhooks only', async () => {
     const { h, ws } = await fresh();
     const other = await app().workspace({ profile: 'empty' });
-    const single = await subscribe(ws.api, { event: 'job.created', target_url: hook('w1') });
-    const group = await subscribe(ws.api, {
+    const single = await createWebhook(ws.api, { event: 'job.created', target_url: hook('w1') });
+    const group = await createWebhook(ws.api, {
       events: ['contact.created', 'task.created'],
       target_url: hook('w2'),
     });
-    const readOwn = await subscribe(ws.read, { event: 'job.created', target_url: hook('r') });
-    const elsewhere = await subscribe(other.api, { event: 'job.created', target_url: hook('o') });
+    const readOwn = await createWebhook(ws.read, { event: 'job.created', target_url: hook('r') });
+    const elsewhere = await createWebhook(other.api, {
+      event: 'job.created',
+      target_url: hook('o'),
+    });
     const writeIds = [single.id, ...group.data.map((w: { id: string }) => w.id)];
 
     const before = await adminHooks(h, ws);
@@ -921,7 +856,7 @@ describe('revoking a key switches off the webhooks it created', () => {
       expect(w.credential_id).toBe(writeIds.includes(w.id) ? ws.keys.write.id : ws.keys.read.id);
     }
 
-    await tick(h, 60);
+    await advance(h, 60);
     const revoked = await h.admin.delete(`/keys/${ws.keys.write.id}`);
     expect(revoked.status, revoked.text).toBe(200);
     expect(revoked.body.revoked_at).toMatch(ISO);
@@ -949,8 +884,8 @@ describe('revoking a key switches off the webhooks it created', () => {
 
   test('revoking the read key switches off its webhooks and not the write key’s', async () => {
     const { h, ws } = await fresh();
-    const mine = await subscribe(ws.api, { event: '*', target_url: hook('w') });
-    const theirs = await subscribe(ws.read, { event: '*', target_url: hook('r') });
+    const mine = await createWebhook(ws.api, { event: '*', target_url: hook('w') });
+    const theirs = await createWebhook(ws.read, { event: '*', target_url: hook('r') });
     const revoked = await h.admin.delete(`/keys/${ws.keys.read.id}`);
     expect(revoked.status).toBe(200);
     const byId = new Map((await adminHooks(h, ws)).map((w) => [w.id, w]));
@@ -961,9 +896,9 @@ describe('revoking a key switches off the webhooks it created', () => {
 
   test('revoking again leaves disabled_at as the first revocation set it', async () => {
     const { h, ws } = await fresh();
-    const mine = await subscribe(ws.read, { event: 'job.created', target_url: HOOK });
+    const mine = await createWebhook(ws.read, { event: 'job.created', target_url: HOOK });
     const first = await h.admin.delete(`/keys/${ws.keys.read.id}`);
-    await tick(h, 60);
+    await advance(h, 60);
     const second = await h.admin.delete(`/keys/${ws.keys.read.id}`);
     expect(second.status).toBe(200);
     expect(second.body.revoked_at).toBe(first.body.revoked_at);
@@ -978,20 +913,20 @@ describe('a workspace holds at most 500 subscriptions (decisions.md)', () => {
     const { h, ws } = await fresh('empty');
     // 16 groups of all 30 events: 480 subscriptions.
     for (let i = 0; i < 16; i++) {
-      await subscribe(ws.api, { events: ALL_EVENTS, target_url: hook(`g${i}`) });
+      await createWebhook(ws.api, { events: SPEC_EVENTS, target_url: hook(`g${i}`) });
     }
     expect(await adminHooks(h, ws)).toHaveLength(480);
 
     // A group that would pass the ceiling is refused whole.
-    const over = await ws.api.post('/webhooks', { events: ALL_EVENTS, target_url: hook('over') });
+    const over = await ws.api.post('/webhooks', { events: SPEC_EVENTS, target_url: hook('over') });
     expect(over.status).toBe(400);
     expect(over.body.error.code).toBe('invalid_request');
     expect(over.body.error).not.toHaveProperty('field');
     expect(await adminHooks(h, ws)).toHaveLength(480);
 
     // 19 more by the write key, the 500th by the read key.
-    await subscribe(ws.api, { events: ALL_EVENTS.slice(0, 19), target_url: hook('tail') });
-    await subscribe(ws.read, { event: 'job.created', target_url: hook('read') });
+    await createWebhook(ws.api, { events: SPEC_EVENTS.slice(0, 19), target_url: hook('tail') });
+    await createWebhook(ws.read, { event: 'job.created', target_url: hook('read') });
     expect(await adminHooks(h, ws)).toHaveLength(500);
 
     for (const client of [ws.api, ws.read]) {
@@ -1003,14 +938,14 @@ describe('a workspace holds at most 500 subscriptions (decisions.md)', () => {
     expect(await adminHooks(h, ws)).toHaveLength(500);
 
     // A repeat creates nothing, so it is still answered.
-    const repeat = await ws.api.post('/webhooks', { events: ALL_EVENTS, target_url: hook('g0') });
+    const repeat = await ws.api.post('/webhooks', { events: SPEC_EVENTS, target_url: hook('g0') });
     expect(repeat.status).toBe(200);
     expect(repeat.body.data).toHaveLength(30);
 
     // Deleting one makes room for one.
     const firstId = (await listIds(ws.read))[0] as string;
     expect((await ws.read.delete(`/webhooks/${firstId}`)).status).toBe(200);
-    await subscribe(ws.api, { event: 'job.created', target_url: hook('501') });
+    await createWebhook(ws.api, { event: 'job.created', target_url: hook('501') });
     expect(await adminHooks(h, ws)).toHaveLength(500);
   });
 });

@@ -4,20 +4,12 @@
 import { lookup } from 'node:dns/promises';
 import { hostname } from 'node:os';
 import { describe, expect, test } from 'vitest';
-import { type Harness, harness } from '../support/harness';
+import type { Harness } from '../support/harness';
+import { app } from './setup';
 
-// The default configuration: local targets are not allowed.
-let strict: Harness | undefined;
-const strictApp = (): Harness => {
-  strict ??= harness({ rateLimit: null });
-  return strict;
-};
-
-let lenient: Harness | undefined;
-const lenientApp = (): Harness => {
-  lenient ??= harness({ rateLimit: null, allowLocalTargets: true });
-  return lenient;
-};
+// The default configuration (local targets not allowed), and one that allows them.
+const strictApp = (): Harness => app();
+const lenientApp = (): Harness => app({ allowLocalTargets: true });
 
 async function refused(h: Harness, body: Record<string, unknown>, field: string): Promise<void> {
   const ws = await h.workspace();
