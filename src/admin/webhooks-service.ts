@@ -6,8 +6,9 @@ import { eventDef, WILDCARD } from '../events/catalogue';
 import { testSample } from '../events/samples';
 import { ApiError } from '../platform/errors';
 import { newId, randomToken } from '../platform/ids';
-import type { Webhook } from '../resources/webhooks/records';
+import { validSecrets, type Webhook } from '../resources/webhooks/records';
 import { SECRET_PREFIX } from '../resources/webhooks/service';
+import type { WorkspaceCollections } from '../store';
 
 // What the workspace settings let owners and admins do with a subscription (spec, Receiver
 // responses: view the delivery log, resend, send a signed test, rotate the secret, re-enable).
@@ -37,17 +38,28 @@ export function findWebhook(rt: Runtime, id: string): Found<Webhook> {
   return found;
 }
 
-export function listAllWebhooks(rt: Runtime, workspaceId?: string): Found<Webhook>[] {
-  const out: Found<Webhook>[] = [];
+/** Records of one collection across workspaces (or of one), newest first, with their workspace. */
+function across<K extends 'webhooks' | 'notifications'>(
+  rt: Runtime,
+  coll: K,
+  workspaceId: string | undefined,
+): Found<WorkspaceCollections[K]>[] {
+  const out: Found<WorkspaceCollections[K]>[] = [];
   for (const ws of rt.store.global.values('workspaces')) {
     if (workspaceId === undefined || ws.id === workspaceId) {
-      for (const record of rt.store.workspace(ws.id).values('webhooks')) {
+      for (const record of rt.store.workspace(ws.id).values(coll)) {
         out.push({ workspaceId: ws.id, record });
       }
     }
   }
   return out.sort((a, b) => b.record.created_at.localeCompare(a.record.created_at));
 }
+
+export const listAllWebhooks = (rt: Runtime, workspaceId?: string): Found<Webhook>[] =>
+  across(rt, 'webhooks', workspaceId);
+
+export const notifications = (rt: Runtime, workspaceId?: string): Found<Notification>[] =>
+  across(rt, 'notifications', workspaceId);
 
 const newestFirst = (a: Delivery, b: Delivery) =>
   b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id);
@@ -124,7 +136,10 @@ export function sendTest(
  * spec, Signature verification 2: after a rotation the new and the old secret both sign for 24
  * hours. Subscriptions made together share their secret, so they rotate together.
  */
-export function rotateSecret(rt: Runtime, id: string): { secret: string; hooks: Webhook[] } {
+export function rotateSecret(
+  rt: Runtime,
+  id: string,
+): { secret: string; previousExpiresAt: string; hooks: Webhook[] } {
   const { workspaceId, record } = findWebhook(rt, id);
   const secret = randomToken(SECRET_PREFIX, 32);
   const now = rt.clock.nowMs();
@@ -139,15 +154,13 @@ export function rotateSecret(rt: Runtime, id: string): { secret: string; hooks: 
           ...h,
           secrets: [
             { secret, expires_at: null },
-            ...h.secrets
-              .filter((s) => s.expires_at === null || Date.parse(s.expires_at) > now)
-              .map((s) => ({ secret: s.secret, expires_at: s.expires_at ?? until })),
+            ...validSecrets(h, now).map((s) => ({ ...s, expires_at: s.expires_at ?? until })),
           ],
           updated_at: rt.clock.iso(),
         }),
       );
   });
-  return { secret, hooks };
+  return { secret, previousExpiresAt: until, hooks };
 }
 
 export function enable(rt: Runtime, id: string): Found<Webhook> {
@@ -163,16 +176,4 @@ export function enable(rt: Runtime, id: string): Found<Webhook> {
     });
   });
   return { workspaceId, record };
-}
-
-export function notifications(rt: Runtime, workspaceId?: string): Found<Notification>[] {
-  const out: Found<Notification>[] = [];
-  for (const ws of rt.store.global.values('workspaces')) {
-    if (workspaceId === undefined || ws.id === workspaceId) {
-      for (const record of rt.store.workspace(ws.id).values('notifications')) {
-        out.push({ workspaceId: ws.id, record });
-      }
-    }
-  }
-  return out.sort((a, b) => b.record.created_at.localeCompare(a.record.created_at));
 }

@@ -4,7 +4,7 @@ import type { Delivery } from '../deliveries/records';
 import { errorResponses, jsonResponse } from '../platform/openapi/responses';
 import { listOf, timestamp } from '../platform/openapi/schemas';
 import { wholeList } from '../platform/paging';
-import type { Webhook } from '../resources/webhooks/records';
+import { validSecrets, type Webhook } from '../resources/webhooks/records';
 import { WebhookSchema } from '../resources/webhooks/schema';
 import { presentWebhook } from '../resources/webhooks/service';
 import type { Services } from '../runtime';
@@ -80,8 +80,7 @@ const presentAdmin = (workspaceId: string, h: Webhook, nowMs: number) => ({
   workspace_id: workspaceId,
   credential_id: h.credential_id,
   consecutive_failures: h.consecutive_failures,
-  active_secrets: h.secrets.filter((s) => s.expires_at === null || Date.parse(s.expires_at) > nowMs)
-    .length,
+  active_secrets: validSecrets(h, nowMs).length,
 });
 
 const presentDelivery = (d: Delivery): z.infer<typeof DeliverySchema> => ({
@@ -207,13 +206,12 @@ export function webhookAdmin(services: Services) {
       return c.json(presentDelivery(sent), 200);
     })
     .openapi(routes.rotate, (c) => {
-      const { secret, hooks } = rotateSecret(rt, c.req.valid('param').id);
-      const previous = hooks[0]?.secrets[1]?.expires_at ?? rt.clock.iso();
+      const { secret, previousExpiresAt, hooks } = rotateSecret(rt, c.req.valid('param').id);
       return c.json(
         {
           object: 'webhook_secret' as const,
           secret,
-          previous_expires_at: previous,
+          previous_expires_at: previousExpiresAt,
           webhook_ids: hooks.map((h) => h.id),
         },
         200,

@@ -39,9 +39,11 @@ const agents = {
   'https:': new https.Agent({ keepAlive: true }),
 };
 
+const timedOutAfter = (timeoutMs: number) => `timed out after ${timeoutMs / 1000} s`;
+
 function describe(err: NodeJS.ErrnoException, timeoutMs: number, timedOut: boolean): string {
   if (timedOut) {
-    return `timed out after ${timeoutMs / 1000} s`;
+    return timedOutAfter(timeoutMs);
   }
   switch (err.code) {
     case 'ECONNREFUSED':
@@ -125,7 +127,7 @@ export function deliver(out: Outgoing, timeoutMs: number, stop: AbortSignal): Pr
         finish({
           status,
           error: timedOut
-            ? `timed out after ${timeoutMs / 1000} s`
+            ? timedOutAfter(timeoutMs)
             : status >= 300 && status < 400
               ? 'redirect (not followed)'
               : null,

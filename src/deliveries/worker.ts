@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Runtime } from '../context';
 import { newId } from '../platform/ids';
-import type { Webhook } from '../resources/webhooks/records';
+import { validSecrets, type Webhook } from '../resources/webhooks/records';
 import { GLOBAL, type TxScope, type WorkspaceCollections } from '../store';
 import { flushUpdate } from './outbox';
 import { DISABLE_AFTER, outcomeOf, retryDelayMs } from './policy';
@@ -31,12 +31,6 @@ const KEEP_MS = 30 * DAY;
 /** Sends at once across all subscriptions; a few per subscription (see Pool). */
 const CONCURRENCY = 256;
 const PER_SUBSCRIPTION = 8;
-
-/** The secrets that sign now: the current one, and a rotated-out one within its 24 hours. */
-export const signingSecrets = (hook: Webhook, nowMs: number): string[] =>
-  hook.secrets
-    .filter((s) => s.expires_at === null || Date.parse(s.expires_at) > nowMs)
-    .map((s) => s.secret);
 
 export class DeliveryWorker {
   readonly #rt: Runtime;
@@ -161,7 +155,7 @@ export class DeliveryWorker {
           eventId: event.id,
           webhookId: hook.id,
           attempt: n,
-          secrets: signingSecrets(hook, clock.nowMs()),
+          secrets: validSecrets(hook, clock.nowMs()).map((s) => s.secret),
         },
         config.webhookTimeoutMs,
         this.#stop.signal,
@@ -210,8 +204,8 @@ export class DeliveryWorker {
         ...d,
         attempts: [...d.attempts, attempt],
         // Cancelled meanwhile (the subscription went): the attempt is logged, nothing more.
-        // The wait runs from when the attempt started, so the schedule does not drift.
         state: !isOpen(d) ? d.state : !failed ? 'succeeded' : retry ? 'retrying' : 'failed',
+        // The wait runs from when the failed attempt went out.
         next_attempt_at:
           isOpen(d) && retry
             ? new Date(Date.parse(sent.at) + retryDelayMs(sent.n)).toISOString()

@@ -25,6 +25,10 @@ export type Webhook = Rec & {
   updated_at: string;
 };
 
+/** The secrets that sign at `nowMs`: the current one, and rotated-out ones within their 24 hours. */
+export const validSecrets = (hook: Pick<Webhook, 'secrets'>, nowMs: number): Secret[] =>
+  hook.secrets.filter((s) => s.expires_at === null || Date.parse(s.expires_at) > nowMs);
+
 declare module '../../store/collections' {
   interface WorkspaceCollections {
     webhooks: Webhook;
