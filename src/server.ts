@@ -6,7 +6,7 @@ import { createApp } from './app';
 import type { Config } from './context';
 import { createServices, type Services } from './runtime';
 import { seedDataFile } from './seed';
-import { Store } from './store';
+import { Store, storeFiles } from './store';
 
 export interface ServeOptions {
   port: number;
@@ -28,7 +28,8 @@ export interface RunningServer {
 export const DEFAULT_SEED = 1;
 
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
-  const fresh = !existsSync(opts.data);
+  // A store killed before its first compaction lives only in its journal: that is not missing.
+  const fresh = !storeFiles(opts.data).some((file) => existsSync(file));
   if (fresh && opts.seed) {
     await seedDataFile(opts.data, { seed: DEFAULT_SEED, profile: 'demo' });
   }

@@ -2,7 +2,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { mintApiKey } from '../platform/auth';
 import type { StoreMeta } from '../runtime';
-import { Store, type Tx, type WorkspaceCollections } from '../store';
+import { Store, storeFiles, type Tx, type WorkspaceCollections } from '../store';
 import type { Name, RecordOf } from '../store/collections';
 import { acquireLock } from '../store/lock';
 import type { Generated, GenerateOptions } from './generate';
@@ -90,8 +90,8 @@ export async function seedDataFile(
 ): Promise<SeededWorkspace[]> {
   await mkdir(dirname(path), { recursive: true });
   acquireLock(path)(); // refuses while a server holds the file
-  for (const suffix of ['', '.journal', '.requests.jsonl']) {
-    await rm(`${path}${suffix}`, { force: true });
+  for (const file of [...storeFiles(path), `${path}.requests.jsonl`]) {
+    await rm(file, { force: true });
   }
   const gen = await generate({ ...opts, anchorMs: SEED_ANCHOR_MS });
   const { store } = await Store.open(path);

@@ -1,5 +1,6 @@
 export type { GlobalCollections, WorkspaceCollections } from './collections';
 export type { Position } from './order';
+export { storeFiles } from './persistence';
 export { type CommitHook, type ScanOptions, ScopedStore, Store } from './store';
 export type { Tx, TxScope } from './tx';
 export { type Change, GLOBAL, type Rec, StoreFileError } from './types';

@@ -226,6 +226,13 @@ export class Persistence {
 export const journalPath = (dataPath: string) => `${dataPath}.journal`;
 const asidePath = (dataPath: string) => `${dataPath}.journal.prev`;
 
+/** Every file that holds a store's data: a store exists when any of them does. */
+export const storeFiles = (dataPath: string): string[] => [
+  dataPath,
+  journalPath(dataPath),
+  asidePath(dataPath),
+];
+
 export function emptyData(): DataFile {
   return { format: 'svc-data', version: 1, seq: 0, global: {}, workspaces: {} };
 }

@@ -82,6 +82,24 @@ describe('svc serve: the data file', () => {
     expect((await server.stop()).code).toBe(0);
   });
 
+  test('a store killed before its first snapshot is not reseeded on the next start: its writes survive', async () => {
+    const data = join(await tempDir(), 'data.json');
+    const first = await startServe(data, ['--no-seed']);
+    const made = await http(`${first.url}/__admin/workspaces`, {
+      method: 'POST',
+      body: { name: 'Kept Roofing' },
+    });
+    expect(made.status).toBe(201);
+    expect(existsSync(data)).toBe(false); // only the journal holds it
+    expect((await first.stop('SIGKILL')).signal).toBe('SIGKILL');
+
+    const second = await startServe(data); // without --no-seed: a missing data file would seed
+    expect(second.stdout()).not.toContain('(new');
+    const list = await http(`${second.url}/__admin/workspaces`);
+    expect(list.body.data.map((w: { id: string }) => w.id)).toEqual([made.body.id]);
+    expect((await second.stop()).code).toBe(0);
+  });
+
   const v1 = { format: 'svc-data', version: 1, seq: 0, global: {}, workspaces: {} };
   test.each([
     ['is not JSON', '{"format": "svc-data", "vers'],
