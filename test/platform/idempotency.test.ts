@@ -65,6 +65,23 @@ describe('Idempotency-Key', () => {
     expect(third.headers.get('Idempotent-Replayed')).toBe('true');
   });
 
+  test('requests with one key arriving at every moment of the first one write once', async () => {
+    const { ws } = await setup();
+    // One request a turn of the event loop, so some land while the first answer is stored.
+    const answers = [];
+    for (let i = 0; i < 40; i++) {
+      answers.push(ws.api.post('/widgets', { name: 'race' }, key('race')));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const settled = await Promise.all(answers);
+    expect(settled.every((a) => a.status === 201 || a.status === 409)).toBe(true);
+    const firsts = settled.filter(
+      (a) => a.status === 201 && a.headers.get('Idempotent-Replayed') === null,
+    );
+    expect(firsts).toHaveLength(1);
+    expect((await ws.api.get('/widgets')).body.data).toHaveLength(1);
+  });
+
   test('a 4xx answer is remembered and replayed too', async () => {
     const { ws } = await setup();
     const first = await ws.api.post('/widgets', { name: 7 }, { ...key('bad'), invalid: true });

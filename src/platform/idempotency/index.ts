@@ -84,22 +84,24 @@ export class Idempotency {
         });
       }
 
+      // The key stays running until its answer is remembered: a duplicate arriving while the
+      // answer is read back would otherwise find neither and run the write a second time.
       this.#running.add(id);
       try {
         await next();
+        if (c.res.status < 500 && c.res.status !== 429) {
+          const answer = await c.res.clone().text();
+          this.#remember({
+            id,
+            credential_id: credential.id,
+            fingerprint,
+            status: c.res.status,
+            body: answer,
+            created_at: this.#rt.clock.iso(),
+          });
+        }
       } finally {
         this.#running.delete(id);
-      }
-      if (c.res.status < 500 && c.res.status !== 429) {
-        const answer = await c.res.clone().text();
-        this.#remember({
-          id,
-          credential_id: credential.id,
-          fingerprint,
-          status: c.res.status,
-          body: answer,
-          created_at: this.#rt.clock.iso(),
-        });
       }
     };
   }
