@@ -46,6 +46,30 @@ describe('GET /v1/openapi.json', () => {
     expect(doc.components.schemas).toHaveProperty('Error');
   });
 
+  test('every POST, PATCH and DELETE declares the optional Idempotency-Key header, 1 to 255 characters', async () => {
+    const h = harness();
+    const doc = (await (await h.app.request('/v1/openapi.json')).json()) as {
+      paths: Record<string, Record<string, { parameters?: { $ref?: string }[] }>>;
+      components: { parameters: Record<string, unknown> };
+    };
+    expect(doc.components.parameters.IdempotencyKey).toMatchObject({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+    });
+    const ref = { $ref: '#/components/parameters/IdempotencyKey' };
+    let writes = 0;
+    for (const ops of Object.values(doc.paths)) {
+      for (const [verb, op] of Object.entries(ops)) {
+        const declared = (op.parameters ?? []).some((p) => p.$ref === ref.$ref);
+        expect(declared).toBe(['post', 'patch', 'delete'].includes(verb));
+        writes += declared ? 1 : 0;
+      }
+    }
+    expect(writes).toBeGreaterThan(10);
+  });
+
   test('the control API documents itself too', async () => {
     const h = harness();
     const res = await h.app.request('/__admin/openapi.json');
