@@ -163,8 +163,13 @@ export class RequestLog {
     }
     const data: LoggedRequest[] = [];
     const oldest = Math.max(this.#entries.length - MAX_ENTRIES, 0);
+    // The purge runs in batches, so the 14 days are also enforced here, on every read.
+    const cutoff = this.#clock.nowMs() - RETAIN_MS;
     for (let i = this.#entries.length - 1; i >= oldest; i--) {
       const entry = this.#entries[i] as Entry;
+      if (Date.parse(entry.at) <= cutoff) {
+        break; // entries are in time order: every older one is past the 14 days too
+      }
       if (before !== undefined && entry.id >= before) {
         continue;
       }
