@@ -74,7 +74,13 @@ export const subLimit =
   (rt: Runtime, name: string, perMinute: number): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
     if (rt.config.rateLimit !== null) {
-      enforce(c, rt.limiter.hit(`${c.get('ctx').credential.id}:${name}`, perMinute));
+      const credentialId = c.get('ctx').credential.id;
+      const state = rt.limiter.hit(`${credentialId}:${name}`, perMinute);
+      if (!state.allowed) {
+        // docs/decisions.md: a request refused with 429 does not count, under either limit.
+        rt.limiter.unhit(credentialId);
+      }
+      enforce(c, state);
     }
     await next();
   };

@@ -33,6 +33,14 @@ export class RateLimiter {
     return this.#state(window, limit, allowed);
   }
 
+  /** Takes back a hit that was refused further on, by a tighter limit. */
+  unhit(bucket: string): void {
+    const window = this.#windows.get(bucket);
+    if (window && window.count > 0) {
+      window.count -= 1;
+    }
+  }
+
   peek(bucket: string, limit: number): RateState {
     return this.#state(this.#window(bucket), limit, true);
   }
