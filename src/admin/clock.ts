@@ -45,8 +45,12 @@ function target(
   rt: Runtime,
   body: { advance_seconds?: number | undefined; set?: string | undefined },
 ): number {
-  if ((body.advance_seconds === undefined) === (body.set === undefined)) {
-    throw new ApiError('invalid_request', 'send exactly one of advance_seconds and set');
+  // decisions.md: neither names the field to send; both name the one too many.
+  if (body.advance_seconds === undefined && body.set === undefined) {
+    throw new ApiError('invalid_request', 'send advance_seconds or set', 'advance_seconds');
+  }
+  if (body.advance_seconds !== undefined && body.set !== undefined) {
+    throw new ApiError('invalid_request', 'send advance_seconds or set, not both', 'set');
   }
   if (body.advance_seconds !== undefined) {
     return rt.clock.nowMs() + Math.round(body.advance_seconds * 1000);
