@@ -7,7 +7,7 @@ afterEach(cleanup);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-async function seed(data: string, seedValue: number) {
+async function seed(data: string, seedValue: number, profile = 'small') {
   const run = await runSvc([
     'seed',
     '--data',
@@ -15,7 +15,7 @@ async function seed(data: string, seedValue: number) {
     '--seed',
     String(seedValue),
     '--profile',
-    'small',
+    profile,
     '--json',
   ]);
   expect(run.stderr).toBe('');
@@ -66,4 +66,17 @@ describe('svc seed', () => {
     const again = await seed(join(dir, 'c.json'), 7);
     expect(again.bytes.equals(a.bytes)).toBe(true);
   });
+
+  test.each(['empty', 'demo'])(
+    '--profile %s: the same --seed gives byte-identical files too',
+    async (profile) => {
+      const dir = await tempDir();
+      const [a, b] = await Promise.all([
+        seed(join(dir, 'a.json'), 3, profile),
+        seed(join(dir, 'b.json'), 3, profile),
+      ]);
+      expect(a.bytes.equals(b.bytes)).toBe(true);
+      expect(a.json.workspaces).toEqual(b.json.workspaces);
+    },
+  );
 });

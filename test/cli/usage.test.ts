@@ -38,6 +38,17 @@ describe('help and version', () => {
       expect(run.stdout).toMatch(new RegExp(`^\\s+${flag}\\b`, 'm'));
     }
   });
+
+  test('svc seed --help lists every flag of the fixed contract and the four profiles', async () => {
+    const run = await runSvc(['seed', '--help']);
+    expect(run.code).toBe(0);
+    for (const flag of ['--data', '--seed', '--profile', '--json']) {
+      expect(run.stdout).toMatch(new RegExp(`^\\s+${flag}\\b`, 'm'));
+    }
+    for (const profile of ['empty', 'small', 'demo', 'large']) {
+      expect(run.stdout).toContain(profile);
+    }
+  });
 });
 
 describe('usage errors', () => {

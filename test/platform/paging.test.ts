@@ -24,8 +24,6 @@ async function addWidgets(
   return ids;
 }
 
-const names = (body: { data: { name: string }[] }) => body.data.map((w) => w.name);
-
 /** Ids of every widget, following next_cursor from `cursor` to the end; checks each page's flags. */
 async function pageToEnd(
   ws: TestWorkspace,
@@ -164,17 +162,23 @@ describe('time filters', () => {
 
   test('created_after is inclusive, created_before exclusive, dates or date-times', async () => {
     const { h, ws } = await setup();
-    await addWidgets(h, ws, 1);
+    const [older] = await addWidgets(h, ws, 1);
     await h.admin.post('/clock', { advance_seconds: 3600 });
     const middle = (await h.admin.get('/clock')).body.now;
-    await addWidgets(h, ws, 1);
-    const after = await ws.api.get('/widgets', { query: { created_after: middle } });
-    expect(names(after.body)).toEqual(['w0']);
-    const before = await ws.api.get('/widgets', { query: { created_before: middle } });
-    expect(names(before.body)).toEqual(['w0']);
+    const [newer] = await addWidgets(h, ws, 1);
+    const ids = (res: { body: { data: { id: string }[] } }) => res.body.data.map((w) => w.id);
+    expect(ids(await ws.api.get('/widgets', { query: { created_after: middle } }))).toEqual([
+      newer,
+    ]);
+    expect(ids(await ws.api.get('/widgets', { query: { created_before: middle } }))).toEqual([
+      older,
+    ]);
+    const at = (await ws.api.get('/widgets')).body.data[0].created_at; // newest first: newer's
+    expect(ids(await ws.api.get('/widgets', { query: { created_after: at } }))).toEqual([newer]);
+    expect(ids(await ws.api.get('/widgets', { query: { created_before: at } }))).toEqual([older]);
     const day = middle.slice(0, 10);
-    const fromDay = await ws.api.get('/widgets', { query: { created_after: `${day}T00:00:00Z` } });
-    expect(fromDay.status).toBe(200);
+    const fromDay = await ws.api.get('/widgets', { query: { created_after: day } });
+    expect(ids(fromDay)).toContain(newer);
     const dateOnly = await ws.api.get('/widgets', { query: { created_before: '2000-01-01' } });
     expect(dateOnly.body.data).toEqual([]);
   });
