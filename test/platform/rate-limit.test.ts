@@ -27,17 +27,23 @@ describe('rate limits', () => {
   });
 
   test('the three headers are on every response, errors included', async () => {
-    const { h, ws } = await setup();
+    const { h, ws } = await setup(20);
+    const off = await h.workspace({ subscription_active: false });
+    const idem = (k: string) => ({ headers: { 'Idempotency-Key': k } });
+    await ws.api.post('/widgets', { name: 'first' }, idem('k'));
     const answers = [
       await ws.api.get('/ping'),
       await ws.api.get('/nowhere'),
       await ws.api.post('/widgets', { name: 1 }, { invalid: true }),
       await ws.api.raw('PUT', '/ping'),
       await h.anonymous.get('/ping', { invalid: true }),
+      await off.api.get('/ping'),
+      await ws.read.post('/widgets', { name: 'x' }),
+      await ws.api.post('/widgets', { name: 'second' }, idem('k')),
     ];
-    expect(answers.map((a) => a.status)).toEqual([200, 404, 400, 405, 401]);
+    expect(answers.map((a) => a.status)).toEqual([200, 404, 400, 405, 401, 402, 403, 409]);
     for (const res of answers) {
-      expect(res.headers.get('X-RateLimit-Limit')).toBe('5');
+      expect(res.headers.get('X-RateLimit-Limit')).toBe('20');
       expect(Number(res.headers.get('X-RateLimit-Remaining'))).toBeGreaterThanOrEqual(0);
       expect(Number(res.headers.get('X-RateLimit-Reset'))).toBeGreaterThan(0);
     }
