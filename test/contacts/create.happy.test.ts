@@ -127,12 +127,21 @@ describe('POST /contacts: names', () => {
     });
   });
 
-  test('name does not overwrite a first_name that was sent', async () => {
-    const { ws } = await setup();
-    const res = await ws.api.post('/contacts', { name: 'Bob Jones', first_name: 'Robert' });
-    expect(res.status).toBe(201);
-    expect(res.body.first_name).toBe('Robert');
-  });
+  // spec, ContactCreate: name is split "when those are not sent": each half on its own
+  test.each([
+    [{ first_name: 'Robert' }, 'Robert', 'Jones'],
+    [{ last_name: 'Jonas' }, 'Bob', 'Jonas'],
+    [{ first_name: '' }, null, 'Jones'],
+  ])(
+    'name beside %j fills only the half not sent: first %j, last %j',
+    async (sent, first, last) => {
+      const { ws } = await setup();
+      const res = await ws.api.post('/contacts', { name: 'Bob Jones', ...sent });
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({ first_name: first, last_name: last });
+      expect((await ws.api.get(`/contacts/${res.body.id}`)).body).toEqual(res.body);
+    },
+  );
 
   test.each([
     [{ first_name: 'Ann' }, 'Ann'],

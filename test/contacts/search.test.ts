@@ -180,6 +180,26 @@ describe('GET /contacts/search: the list', () => {
     }
   });
 
+  // spec, Conventions: lists are newest first; `found` sorts ids, so this reads the order as sent
+  test('matches come newest first', async () => {
+    const { h, ws } = await setup();
+    const older = await contact(h, ws, {
+      first_name: 'Sam',
+      last_name: 'Lee',
+      phone: '615-555-0101',
+    });
+    const middle = await contact(h, ws, { company: 'Sam', phone: '(615) 555-0101' });
+    const newest = await contact(h, ws, {
+      first_name: 'Ann',
+      last_name: 'Sam',
+      phone: '6155550101',
+    });
+    const ids = async (query: Record<string, string>) =>
+      ((await search(ws, query)).data as { id: string }[]).map((c) => c.id);
+    expect(await ids({ name: 'sam' })).toEqual([newest, middle, older]);
+    expect(await ids({ phone: '+1 615 555 0101' })).toEqual([newest, middle, older]);
+  });
+
   // decisions.md, Lists: /search is not paged: up to limit, has_more false, next_cursor null
   test('limit caps the matches; the answer is never paged', async () => {
     const { h, ws } = await setup();

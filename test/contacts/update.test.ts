@@ -111,6 +111,22 @@ describe('PATCH /contacts/{id}', () => {
     expect(res.body).toMatchObject({ first_name: 'Maria', last_name: 'Smyth' });
   });
 
+  test.each([
+    [{ first_name: 'Maria' }, 'Maria', 'Smith'],
+    [{ last_name: 'Smyth' }, 'Mary', 'Smyth'],
+    [{ first_name: null }, null, 'Smith'],
+  ])(
+    'name beside %j fills only the half not sent: first %j, last %j',
+    async (sent, first, last) => {
+      const { ws } = await setup();
+      const before = await contact(ws);
+      const res = await ws.api.patch(`/contacts/${before.id}`, { name: 'Mary Smith', ...sent });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ first_name: first, last_name: last });
+      expect((await ws.api.get(`/contacts/${before.id}`)).body).toEqual(res.body);
+    },
+  );
+
   test('name null clears first and last name while something else identifies the contact', async () => {
     const { ws } = await setup();
     const before = await contact(ws);

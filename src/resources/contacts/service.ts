@@ -113,8 +113,16 @@ function fieldsOf(ctx: ServiceContext, input: ContactCreate | ContactUpdate): Pa
     trades,
     ...plain
   } = input;
-  if (name !== undefined && first_name === undefined && last_name === undefined) {
-    Object.assign(out, name === null ? { first_name: null, last_name: null } : splitName(name));
+  // spec, ContactCreate: name is split into first and last "when those are not sent": each half
+  // fills only the one not sent, so {name: "Bob Jones", first_name: "Robert"} keeps "Jones".
+  if (name !== undefined) {
+    const split = name === null ? { first_name: null, last_name: null } : splitName(name);
+    if (first_name === undefined) {
+      out.first_name = split.first_name;
+    }
+    if (last_name === undefined) {
+      out.last_name = split.last_name;
+    }
   }
   if (first_name !== undefined) {
     out.first_name = blankToNull(first_name) ?? null;
