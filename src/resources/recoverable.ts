@@ -56,11 +56,14 @@ export function watchDeletions(rt: Runtime): void {
   });
 }
 
+/** Whether a deleted record's 30 days have run out on the clock. */
+const expired = (rt: Runtime, deletedAt: string | null | undefined): deletedAt is string =>
+  typeof deletedAt === 'string' && Date.parse(deletedAt) + RETAIN_MS <= rt.clock.nowMs();
+
 function purge(rt: Runtime, coll: Recoverable, wsId: string, id: string): void {
   rt.store.transaction((tx) => {
     const ws = tx.workspace(wsId);
-    const rec = ws.get(coll, id);
-    if (!rec?.deleted_at || Date.parse(rec.deleted_at) + RETAIN_MS > rt.clock.nowMs()) {
+    if (!expired(rt, ws.get(coll, id)?.deleted_at)) {
       return;
     }
     if (coll === 'jobs') {
@@ -104,7 +107,11 @@ function purgeContact(ws: TxScope<WorkspaceCollections>, id: string): void {
   }
 }
 
-/** Brings a deleted record back (within its 30 days); a live one is returned as it is. */
+/**
+ * Brings a deleted record back within its 30 days; a live one is returned as it is. Past them
+ * there is nothing to restore (undefined: 404) and the record is purged on the spot, even when
+ * its purge task has not run yet: the 30 days on the clock are the rule, not the timer.
+ */
 export function restore<K extends Recoverable>(
   rt: Runtime,
   coll: K,
@@ -112,16 +119,19 @@ export function restore<K extends Recoverable>(
 ): { workspaceId: string; record: WorkspaceCollections[K] } | undefined {
   for (const ws of rt.store.global.values('workspaces')) {
     const found = rt.store.workspace(ws.id).get(coll, id);
-    if (found) {
-      const record = found.deleted_at
-        ? rt.store.transaction((tx) =>
-            tx
-              .workspace(ws.id)
-              .put(coll, { ...found, deleted_at: null, updated_at: rt.clock.iso() }),
-          )
-        : found;
-      return { workspaceId: ws.id, record };
+    if (found === undefined) {
+      continue;
     }
+    if (expired(rt, found.deleted_at)) {
+      purge(rt, coll, ws.id, id);
+      return undefined;
+    }
+    const record = found.deleted_at
+      ? rt.store.transaction((tx) =>
+          tx.workspace(ws.id).put(coll, { ...found, deleted_at: null, updated_at: rt.clock.iso() }),
+        )
+      : found;
+    return { workspaceId: ws.id, record };
   }
   return undefined;
 }

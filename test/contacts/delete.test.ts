@@ -216,6 +216,22 @@ describe('purge after 30 days', () => {
     expect((await ws.api.get(`/contacts/${w.id}`)).status).toBe(404);
   });
 
+  test('a restore past the 30 days is 404 even before the purge has run, and purges the contact', async () => {
+    const { h, ws } = await setup();
+    const w = await world(ws);
+    await ws.api.delete(`/contacts/${w.id}`);
+    // The clock moved on without running due work: the purge task has not run yet.
+    h.services.clock.moveTo(h.services.clock.nowMs() + (30 * DAY + 1) * 1000);
+    const store = h.services.store.workspace(ws.id);
+    expect(store.get('contacts', w.id)).toBeDefined();
+    const res = await h.admin.post(`/contacts/${w.id}/restore`);
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('not_found');
+    expect(store.get('contacts', w.id)).toBeUndefined();
+    expect(store.get('jobs', w.jobId)?.homeowner_id).toBeNull();
+    expect(store.get('tasks', w.taskId)).toBeUndefined();
+  });
+
   test('after the purge the job keeps homeowner null and the tasks are gone, restore or not', async () => {
     const { h, ws } = await setup();
     const w = await world(ws);

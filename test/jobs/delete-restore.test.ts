@@ -209,6 +209,25 @@ describe('30 days after deletion the job is purged', () => {
     expect(store.get('payments', made.payment)).toBeUndefined();
   });
 
+  test('a restore past the 30 days is 404 even before the purge has run, and purges the job', async () => {
+    const s = await setup();
+    const made = await jobWithEverything(s);
+    await s.ws.api.delete(`/jobs/${made.job.id}`);
+    // The clock moved on without running due work (as real time passes between timer ticks):
+    // the purge task has not run, so restore must judge the 30 days itself.
+    s.h.services.clock.moveTo(s.h.services.clock.nowMs() + (DAYS(30) + 1) * 1000);
+    const store = s.h.services.store.workspace(s.ws.id);
+    expect(store.get('jobs', made.job.id)).toBeDefined();
+    const restore = await s.h.admin.post(`/jobs/${made.job.id}/restore`);
+    expect(restore.status).toBe(404);
+    expect(restore.body.error.code).toBe('not_found');
+    expect(await visible(s, made)).toEqual(GONE);
+    expect(store.get('jobs', made.job.id)).toBeUndefined();
+    expect(store.get('notes', made.note.id)).toBeUndefined();
+    expect(store.get('tasks', made.task.id)).toBeUndefined();
+    expect(store.get('payments', made.payment)).toBeUndefined();
+  });
+
   test('a restored job is not purged when its 30 days would have run out', async () => {
     const s = await setup();
     const made = await jobWithEverything(s);
