@@ -63,16 +63,24 @@ export function generateRecords(input: RecordsInput): GeneratedRecords {
     return out;
   }
   const gen = new Generator(input, out);
+  // Whatever the seed, the first job of each board sits in a column that books an appointment and
+  // carries one, with a note: even `small` shows both boards, appointments, tasks and notes.
+  const showcase = new Set<string>();
   for (let i = 0; i < plan.jobs; i++) {
-    gen.job();
+    const board = i < input.pipelines.length ? i : undefined;
+    const job = gen.job(board);
+    if (board !== undefined) {
+      showcase.add(job.id);
+    }
   }
   for (let i = 0; i < plan.looseContacts; i++) {
     gen.looseContact();
   }
   gen.numberJobs();
   for (const job of out.jobs) {
-    gen.notesFor(job, plan.notesPer);
-    gen.tasksFor(job, plan.tasksPer);
+    const shown = showcase.has(job.id);
+    gen.notesFor(job, shown ? Math.max(plan.notesPer, 1) : plan.notesPer);
+    gen.tasksFor(job, plan.tasksPer, shown);
   }
   return out;
 }
@@ -191,13 +199,22 @@ class Generator {
     );
   }
 
-  job(): void {
+  /**
+   * One job, with its homeowner (and adjuster). `board` (0 insurance, 1 retail) places it on
+   * that board in a column that books appointments; otherwise both are drawn.
+   */
+  job(board?: number): Job {
     const f = this.#f;
-    const retail = f.number.int({ min: 0, max: 3 }) === 0;
+    const drawn = f.number.int({ min: 0, max: 3 }) === 0 ? 1 : 0;
+    const retail = (board ?? drawn) === 1;
     const pipeline = this.#in.pipelines[retail ? 1 : 0] ?? this.#in.pipelines[0];
     const stages = this.#in.stages.filter((s) => s.pipeline_id === pipeline?.id);
+    const bookable = stages.filter((s) => APPOINTMENT_FOR_STAGE[s.key] !== undefined);
     const stage = f.helpers.weightedArrayElement(
-      stages.map((s) => ({ weight: STAGE_WEIGHTS[s.key] ?? 1, value: s })),
+      (board === undefined || bookable.length === 0 ? stages : bookable).map((s) => ({
+        weight: STAGE_WEIGHTS[s.key] ?? 1,
+        value: s,
+      })),
     );
     const progress = stages.indexOf(stage) / Math.max(stages.length - 1, 1);
     const created = this.#when(this.#in.since + 30 * DAY, this.#in.until - 2 * DAY);
@@ -215,7 +232,7 @@ class Generator {
       : null;
     const contract = retail && progress >= 0.3 ? f.number.int({ min: 6_000, max: 28_000 }) : null;
     const at = (s: Stage, flag: 'is_completed' | 'is_lost') => (s[flag] ? iso(entered) : null);
-    this.#out.jobs.push({
+    const job: Job = {
       id: f.string.uuid(),
       object: 'job',
       job_number: '',
@@ -279,18 +296,20 @@ class Generator {
       created_at: iso(created),
       updated_at: iso(entered),
       deleted_at: null,
-    });
+    };
+    this.#out.jobs.push(job);
     if (stages.indexOf(stage) > 0) {
       this.#out.timeline.push({
         id: f.string.uuid(),
         object: 'timeline_entry',
-        job_id: this.#out.jobs.at(-1)?.id ?? '',
+        job_id: job.id,
         kind: 'stage_changed',
         from_stage_id: stages[stages.indexOf(stage) - 1]?.id ?? null,
         to_stage_id: stage.id,
         created_at: iso(entered),
       });
     }
+    return job;
   }
 
   /** Job numbers follow the order jobs were made in, as the app numbers them. */
@@ -324,15 +343,21 @@ class Generator {
     }
   }
 
-  tasksFor(job: Job, mean: number): void {
+  /** A job's tasks; `booked`: at least one, and an appointment when its column books one. */
+  tasksFor(job: Job, mean: number, booked = false): void {
     const f = this.#f;
     const stage = this.#in.stages.find((s) => s.id === job.stage_id);
     const appointment = stage && APPOINTMENT_FOR_STAGE[stage.key];
-    for (let i = this.#count(mean); i > 0; i--) {
-      const isAppointment = appointment !== undefined && f.number.int({ min: 0, max: 2 }) === 0;
+    const count = this.#count(mean);
+    for (let i = booked ? Math.max(count, 1) : count; i > 0; i--) {
+      const drawn = f.number.int({ min: 0, max: 2 }) === 0;
+      const isAppointment = appointment !== undefined && (drawn || (booked && i === 1));
       const dueMs = this.#in.until + f.number.int({ min: -14, max: 21 }) * DAY;
       const done = dueMs < this.#in.until && f.number.int({ min: 0, max: 9 }) < 7;
       const created = this.#when(Date.parse(job.created_at));
+      // Done an hour after it was due, but never before it was made nor after the horizon; the
+      // completion is the task's last change (created_at <= completed_at <= updated_at).
+      const completed = Math.min(Math.max(dueMs + 3_600_000, created), this.#in.until - 1);
       const day = iso(dueMs).slice(0, 10);
       const hour = String(f.number.int({ min: 8, max: 16 })).padStart(2, '0');
       this.#out.tasks.push({
@@ -350,7 +375,7 @@ class Generator {
         duration_minutes: isAppointment ? f.helpers.arrayElement([30, 60, 90, 480]) : null,
         priority: f.helpers.arrayElement(['low', 'normal', 'high'] as const),
         completed: done,
-        completed_at: done ? iso(Math.min(dueMs + 3_600_000, this.#in.until - 1)) : null,
+        completed_at: done ? iso(completed) : null,
         appointment_type: isAppointment ? (appointment ?? null) : null,
         outcome: isAppointment && done ? 'completed' : null,
         customer_reminder: isAppointment
@@ -361,7 +386,7 @@ class Generator {
         contact_id: isAppointment ? job.homeowner_id : null,
         assigned_to_id: job.assigned_to_id,
         created_at: iso(created),
-        updated_at: iso(created),
+        updated_at: iso(done ? completed : created),
       });
     }
   }

@@ -96,6 +96,40 @@ describe('seeded records', () => {
     }
   });
 
+  const PROFILE_SEEDS = (['small', 'demo'] as const).flatMap((profile) =>
+    [1, 2, 3, 4, 5].map((seed) => [profile, seed] as const),
+  );
+
+  test.each(PROFILE_SEEDS)(
+    '%s, seed %i: every completed task has created_at <= completed_at <= updated_at',
+    async (profile, seed) => {
+      const gen = await generate({ profile, seed, anchorMs: SEED_ANCHOR_MS });
+      for (const task of gen.tasks.filter((t) => t.completed)) {
+        const when = `${task.created_at} <= ${task.completed_at} <= ${task.updated_at}`;
+        expect(task.completed_at !== null && task.created_at <= task.completed_at, when).toBe(true);
+        expect(task.completed_at !== null && task.completed_at <= task.updated_at, when).toBe(true);
+      }
+      for (const task of gen.tasks) {
+        expect(task.created_at <= task.updated_at).toBe(true);
+      }
+    },
+  );
+
+  test.each(PROFILE_SEEDS)(
+    '%s, seed %i: jobs on both boards, with tasks, appointments and notes',
+    async (profile, seed) => {
+      const gen = await generate({ profile, seed, anchorMs: SEED_ANCHOR_MS });
+      const stageOf = new Map(gen.stages.map((s) => [s.id, s]));
+      const boards = new Set(gen.jobs.map((j) => stageOf.get(j.stage_id)?.pipeline_id));
+      expect(boards).toEqual(new Set(gen.pipelines.map((p) => p.id)));
+      expect(new Set(gen.jobs.map((j) => j.job_type))).toEqual(new Set(['insurance', 'retail']));
+      expect(gen.tasks.some((t) => t.appointment_type === null)).toBe(true);
+      const appointments = gen.tasks.filter((t) => t.appointment_type !== null);
+      expect(appointments.length).toBeGreaterThan(0);
+      expect(gen.notes.length).toBeGreaterThan(0);
+    },
+  );
+
   test('the empty profile has no records; large has 10,000 jobs', async () => {
     const empty = await generate({ profile: 'empty', seed: 1, anchorMs: SEED_ANCHOR_MS });
     expect([empty.jobs, empty.contacts, empty.tasks, empty.notes].map((l) => l.length)).toEqual([
