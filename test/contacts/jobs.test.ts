@@ -140,6 +140,36 @@ describe('GET /contacts/{id}/jobs', () => {
     expect(res.body.error).toMatchObject({ code: 'invalid_request', field: 'cursor' });
   });
 
+  // spec, Pagination 3: every paged list accepts the time filters
+  test('created_after, created_before and updated_since narrow the list', async () => {
+    const { h, ws } = await setup();
+    const c = await contact(ws, 'Pat Doe');
+    const old = await job(h, ws, { homeowner_id: c });
+    const touched = await job(h, ws, { homeowner_id: c });
+    const mark = (await tick(h)).body.now as string;
+    const recent = await job(h, ws, { homeowner_id: c });
+    expect((await ws.api.patch(`/jobs/${touched}`, { city: 'Plano' })).status).toBe(200);
+    const list = async (query: Record<string, string>) =>
+      ids((await ws.api.get(`/contacts/${c}/jobs`, { query })).body);
+    expect(await list({ created_after: mark })).toEqual([recent]);
+    expect(await list({ created_before: mark })).toEqual([touched, old]);
+    expect(await list({ updated_since: mark })).toEqual([recent, touched]);
+  });
+
+  test.each(['updated_since', 'created_after', 'created_before'])(
+    'a bad %s is 400 naming it',
+    async (field) => {
+      const { ws } = await setup();
+      const c = await contact(ws, 'Pat Doe');
+      const res = await ws.api.get(`/contacts/${c}/jobs`, {
+        query: { [field]: '2026-13-01' },
+        invalid: true,
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'invalid_request', field });
+    },
+  );
+
   test('an unknown contact is 404 not_found', async () => {
     const { ws } = await setup();
     const res = await ws.api.get(`/contacts/${crypto.randomUUID()}/jobs`);

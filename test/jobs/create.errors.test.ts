@@ -53,6 +53,20 @@ const MALFORMED: [string, string, Record<string, unknown>][] = [
   ['notes over 10000', 'notes', { ...BASE, notes: 'x'.repeat(10_001) }],
 ];
 
+// A blank or wrong value under an alias is reported under the alias: the spelling sent.
+const ALIASES: [string, string, Record<string, unknown>][] = [
+  ['job_name only spaces', 'job_name', { job_name: '  ', address: BASE.address }],
+  ['job_name empty', 'job_name', { job_name: '', address: BASE.address }],
+  ['job_name null', 'job_name', { job_name: null, address: BASE.address }],
+  ['name empty beside a job_name', 'name', { name: '', job_name: 'x', address: BASE.address }],
+  ['property_address empty', 'property_address', { name: BASE.name, property_address: '' }],
+  ['property_address only spaces', 'property_address', { name: 'n', property_address: '   ' }],
+  ['property_address null', 'property_address', { name: BASE.name, property_address: null }],
+  ['zip over 20', 'zip', { ...BASE, zip: '7'.repeat(21) }],
+  ['zip a number', 'zip', { ...BASE, zip: 75201 }],
+  ['zip null', 'zip', { ...BASE, zip: null }],
+];
+
 // Bodies the document allows, that name something the workspace does not have.
 const UNKNOWN_REFS: [string, string, Record<string, unknown>][] = [
   ['state not a state', 'state', { ...BASE, state: 'Texass' }],
@@ -66,6 +80,18 @@ const UNKNOWN_REFS: [string, string, Record<string, unknown>][] = [
 
 describe('a refused create is 400 invalid_request naming the field, and writes nothing', () => {
   test.each(MALFORMED)('%s → 400 with field %s', async (_case, field, body) => {
+    const { ws } = await setup('empty');
+    const res = await ws.api.post(
+      '/jobs',
+      { notes: 'must not be kept', ...body },
+      { invalid: true },
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'invalid_request', field });
+    await expectNothingWritten(ws);
+  });
+
+  test.each(ALIASES)('%s → 400 with field %s', async (_case, field, body) => {
     const { ws } = await setup('empty');
     const res = await ws.api.post(
       '/jobs',

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { newJob, ownJobs, putPayment, setup } from './setup';
+import { newContact, newJob, ownJobs, putPayment, setup } from './setup';
 
 describe('total_job_value', () => {
   // decisions.md: an insurance job is worth its claim, rcv + supplements (the estimate until an
@@ -94,6 +94,33 @@ describe('amount_received and balance_due', () => {
     const other = await newJob(ws);
     putPayment(h, ws, other.id, 4000);
     expect((await ws.api.get(`/jobs/${job.id}`)).body.amount_received).toBe(0);
+  });
+
+  test('every list shows each job its own money, exactly as GET of that job does', async () => {
+    const s = await setup();
+    const owner = await newContact(s.ws);
+    const jobs = [];
+    for (const [i, amounts] of [[300.1, 0.2], [], [1200, -200.35, 99.99]].entries()) {
+      const job = await newJob(s.ws, { rcv_amount: 1000 * (i + 1), homeowner_id: owner.id });
+      for (const amount of amounts) {
+        putPayment(s.h, s.ws, job.id, amount);
+      }
+      putPayment(s.h, s.ws, job.id, 5000, 'expected');
+      jobs.push(job);
+    }
+    const got = await Promise.all(
+      jobs.map(async (j) => (await s.ws.api.get(`/jobs/${j.id}`)).body),
+    );
+    expect(got.map((j) => j.amount_received)).toEqual([300.3, 0, 1099.64]);
+    const lists = [
+      await ownJobs(s),
+      await s.ws.api.get('/jobs/search', { query: { contact_id: owner.id } }),
+      await s.ws.api.get(`/contacts/${owner.id}/jobs`),
+    ];
+    for (const list of lists) {
+      expect(list.status).toBe(200);
+      expect(list.body.data).toEqual([...got].reverse());
+    }
   });
 
   test('balance_due never goes below zero', async () => {

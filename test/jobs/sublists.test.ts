@@ -7,6 +7,7 @@ import {
   newTask,
   putFile,
   putPayment,
+  type Setup,
   setup,
   UNKNOWN,
 } from './setup';
@@ -183,5 +184,74 @@ describe('what each list holds', () => {
     const res = await ws.api.get(`/jobs/${job.id}/payments`);
     expect(idsOf(res)).toEqual([mine]);
     expect(res.body.data[0]).toMatchObject({ object: 'payment', amount: 500, job_id: job.id });
+  });
+});
+
+/** Makes one record on the job for a sub-list the test can fill, answering its id. */
+const MAKERS: Record<string, (s: Setup, jobId: string) => Promise<string> | string> = {
+  notes: async (s, jobId) => (await newNote(s.ws, jobId)).id,
+  tasks: async (s, jobId) => (await newTask(s.ws, jobId)).id,
+  files: (s, jobId) => putFile(s.h, s.ws, jobId, 'document'),
+  photos: (s, jobId) => putFile(s.h, s.ws, jobId, 'photo'),
+  payments: (s, jobId) => putPayment(s.h, s.ws, jobId, 100),
+};
+
+// spec, Pagination 3: every paged list accepts updated_since, created_after, created_before.
+describe("time filters on a job's lists", () => {
+  test.each(Object.entries(MAKERS))(
+    '/jobs/{id}/%s: created_after, created_before and updated_since narrow it',
+    async (sub, make) => {
+      const s = await setup();
+      const job = await newJob(s.ws);
+      const old = await make(s, job.id);
+      const mark = await advance(s.h, 60);
+      const recent = await make(s, job.id);
+      const list = (query: Record<string, string>) =>
+        s.ws.api.get(`/jobs/${job.id}/${sub}`, { query });
+      expect(idsOf(await list({ created_after: mark }))).toEqual([recent]);
+      expect(idsOf(await list({ created_before: mark }))).toEqual([old]);
+      expect(idsOf(await list({ updated_since: mark }))).toEqual([recent]);
+      expect(idsOf(await list({ created_after: mark.slice(0, 10) }))).toContain(recent);
+    },
+  );
+
+  test('/jobs/{id}/tasks: updated_since keeps a task changed at or after the instant', async () => {
+    const s = await setup();
+    const job = await newJob(s.ws);
+    const changed = await newTask(s.ws, job.id, 'Changed later');
+    await newTask(s.ws, job.id, 'Left alone');
+    const mark = await advance(s.h, 60);
+    expect((await s.ws.api.patch(`/tasks/${changed.id}`, { title: 'Renamed' })).status).toBe(200);
+    const res = await s.ws.api.get(`/jobs/${job.id}/tasks`, { query: { updated_since: mark } });
+    expect(idsOf(res)).toEqual([changed.id]);
+  });
+
+  test('/jobs/{id}/files: category and the time filters combine', async () => {
+    const s = await setup();
+    const job = await newJob(s.ws);
+    putFile(s.h, s.ws, job.id, 'contract');
+    const mark = await advance(s.h, 60);
+    const contract = putFile(s.h, s.ws, job.id, 'contract');
+    putFile(s.h, s.ws, job.id, 'photo');
+    const res = await s.ws.api.get(`/jobs/${job.id}/files`, {
+      query: { category: 'contract', created_after: mark },
+    });
+    expect(idsOf(res)).toEqual([contract]);
+  });
+
+  const BAD = SUBLISTS.flatMap((sub) =>
+    ['updated_since', 'created_after', 'created_before'].map((field) => [sub, field]),
+  );
+  test.each(BAD)('/jobs/{id}/%s: a bad %s is 400 naming it', async (sub, field) => {
+    const { ws } = await setup();
+    const job = await newJob(ws);
+    for (const value of ['yesterday', '2026-02-30']) {
+      const res = await ws.api.get(`/jobs/${job.id}/${sub}`, {
+        query: { [field as string]: value },
+        invalid: true,
+      });
+      expect(res.status, value).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'invalid_request', field });
+    }
   });
 });

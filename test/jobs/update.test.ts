@@ -249,17 +249,30 @@ describe('null and "" clear a field', () => {
   });
 });
 
-describe('the address cannot be cleared', () => {
+// spec, JobUpdate: name and address "cannot be cleared"; the error names the spelling sent.
+describe('the name and the address cannot be cleared', () => {
   test.each([
+    [{ name: null }, 'name'],
+    [{ name: '' }, 'name'],
+    [{ name: '   ' }, 'name'],
+    [{ job_name: null }, 'job_name'],
+    [{ job_name: '' }, 'job_name'],
+    [{ job_name: '  ' }, 'job_name'],
+    [{ name: '', job_name: 'Alias name' }, 'name'],
     [{ address: null }, 'address'],
     [{ address: '' }, 'address'],
     [{ address: '   ' }, 'address'],
     [{ property_address: null }, 'property_address'],
     [{ property_address: '' }, 'property_address'],
+    [{ property_address: '  ' }, 'property_address'],
   ])('PATCH %j is 400 with field %s and the job is unchanged', async (body, field) => {
     const { ws } = await setup();
     const job = await newJob(ws, FULL);
-    const res = await ws.api.patch(`/jobs/${job.id}`, { ...body, city: 'Frisco' });
+    const res = await ws.api.patch(
+      `/jobs/${job.id}`,
+      { ...body, city: 'Frisco' },
+      { invalid: true },
+    );
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'invalid_request', field });
     expect((await ws.api.get(`/jobs/${job.id}`)).body).toEqual(job);
@@ -277,6 +290,8 @@ describe('refused changes', () => {
     ['job_name', { job_name: 'n'.repeat(201) }, true],
     ['address', { address: 'a'.repeat(301) }, true],
     ['property_address', { property_address: 'a'.repeat(301) }, true],
+    ['zip', { zip: '7'.repeat(21) }, true],
+    ['zip', { zip: 75201 }, true],
     ['archived', { archived: 'yes' }, true],
     ['state', { state: 'Texass' }, false],
     ['homeowner_id', { homeowner_id: UNKNOWN }, false],

@@ -14,7 +14,7 @@ import {
   writeOnly,
 } from '../common/routing';
 import { SubListQuery } from '../jobs/input';
-import { presentJob } from '../jobs/present';
+import { presentJobs } from '../jobs/present';
 import { JobListSchema } from '../jobs/schema';
 import { jobsOfContact } from '../jobs/service';
 import {
@@ -159,7 +159,7 @@ export function contactRoutes(rt: Runtime) {
         `contact-jobs:${id}`,
         q,
         (after) => jobsOfContact(ctx, id, q, after),
-        (j) => presentJob(ctx, j),
+        presentJobs(ctx),
       ),
       200,
     );

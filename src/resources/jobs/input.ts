@@ -32,8 +32,12 @@ const shared = {
   tags: stringList(),
 };
 
-const name = text(200);
-const address = text(300);
+// spec, JobUpdate: name and address "cannot be cleared"; a create needs both. A blank value is
+// refused where it was sent, so `field` is the spelling the client used (name or job_name).
+const filled = <T extends z.ZodType<string, string>>(schema: T, what: string) =>
+  schema.refine((v) => v !== '', `${what} cannot be blank`);
+const name = filled(text(200), 'the job name');
+const address = filled(text(300), 'the address');
 const stage = z.string().max(100).openapi({ description: 'A stage key or label' });
 
 // spec, JobCreate: the aliases job_name, property_address and zip; when both spellings come,
@@ -52,10 +56,10 @@ export const JobCreateSchema = z
     ...z.object(shared).partial().shape,
   })
   .superRefine((body, ctx) => {
-    if (!(body.name ?? body.job_name)) {
+    if (body.name === undefined && body.job_name === undefined) {
       ctx.addIssue({ code: 'custom', path: ['name'], message: 'name is required (or job_name)' });
     }
-    if (!(body.address ?? body.property_address)) {
+    if (body.address === undefined && body.property_address === undefined) {
       ctx.addIssue({
         code: 'custom',
         path: ['address'],
@@ -69,10 +73,11 @@ export const JobCreateSchema = z
 
 export const JobUpdateSchema = z
   .object({
-    ...blankablePatchShape({ name, ...shared, lost_reason: text(500) }),
-    job_name: name.nullable().optional().openapi({ description: 'Alias of name' }),
-    address: address.nullable().optional().openapi({ description: 'Cannot be cleared' }),
-    property_address: address.nullable().optional().openapi({ description: 'Alias of address' }),
+    ...blankablePatchShape({ ...shared, lost_reason: text(500) }),
+    name: name.optional().openapi({ description: 'Cannot be cleared (null or "" is 400)' }),
+    job_name: name.optional().openapi({ description: 'Alias of name' }),
+    address: address.optional().openapi({ description: 'Cannot be cleared (null or "" is 400)' }),
+    property_address: address.optional().openapi({ description: 'Alias of address' }),
     zip: text(20).nullable().optional().openapi({ description: 'Alias of postal_code' }),
     job_type: z.enum(JOB_TYPES).optional(),
     stage: stage.optional(),
@@ -115,4 +120,6 @@ export const JobSearchQuery = z.object({
 
 export type JobSearchQuery = z.output<typeof JobSearchQuery>;
 
-export const SubListQuery = z.object({ limit: limitParam, cursor: pagingQuery.shape.cursor });
+// spec, Pagination 3: every paged list, a job's or a contact's own lists included, accepts the
+// time filters (updated_since, created_after, created_before).
+export const SubListQuery = pagingQuery;

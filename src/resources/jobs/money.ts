@@ -16,20 +16,27 @@ export function totalJobValue(job: Job): number | null {
   return job.final_amount ?? job.estimated_amount;
 }
 
-/** Money in hand on the job: its payments that are no longer only expected, refunds netted. */
-export function amountReceived(ctx: ServiceContext, job: Job): number {
-  let sum = 0;
+/**
+ * Money in hand per job: each job's payments that are no longer only expected, refunds netted,
+ * from one pass over the payments (of `onlyJobId`'s alone when given). A list groups them once
+ * for all its jobs instead of passing over every payment for each job.
+ */
+export function receivedByJob(ctx: ServiceContext, onlyJobId?: string): Map<string, number> {
+  const sums = new Map<string, number>();
   for (const payment of ctx.ws.values('payments')) {
-    if (payment.job_id === job.id && isReceived(payment)) {
-      sum += payment.amount;
+    if ((onlyJobId === undefined || payment.job_id === onlyJobId) && isReceived(payment)) {
+      sums.set(payment.job_id, (sums.get(payment.job_id) ?? 0) + payment.amount);
     }
   }
-  return round(sum);
+  for (const [id, sum] of sums) {
+    sums.set(id, round(sum));
+  }
+  return sums;
 }
 
-export function jobMoney(ctx: ServiceContext, job: Job) {
+/** The money figures of a job, given its money in hand (see receivedByJob). */
+export function jobMoney(job: Job, received: number) {
   const total = totalJobValue(job);
-  const received = amountReceived(ctx, job);
   return {
     total_job_value: total,
     amount_received: received,

@@ -1,7 +1,7 @@
 import type { z } from '@hono/zod-openapi';
 import type { ServiceContext } from '../../context';
 import { findContact } from '../contacts/service';
-import { jobMoney } from './money';
+import { jobMoney, receivedByJob } from './money';
 import type { Job, JobOut, PersonRefSchema } from './schema';
 
 type PersonRef = z.infer<typeof PersonRefSchema>;
@@ -23,7 +23,15 @@ const liveContacts = (ctx: ServiceContext, ids: string[]) =>
 
 const userName = (ctx: ServiceContext, id: string) => ctx.ws.get('users', id)?.name ?? null;
 
-export function presentJob(ctx: ServiceContext, job: Job): JobOut {
+/**
+ * A job as the API shows it. `received` is its money in hand when the caller already knows it
+ * (a list: see presentJobs); otherwise it is read from the job's payments.
+ */
+export function presentJob(
+  ctx: ServiceContext,
+  job: Job,
+  received = receivedByJob(ctx, job.id).get(job.id) ?? 0,
+): JobOut {
   const stage = ctx.ws.get('stages', job.stage_id);
   const pipeline = stage && ctx.ws.get('pipelines', stage.pipeline_id);
   const homeowner = person(ctx, job.homeowner_id);
@@ -72,7 +80,7 @@ export function presentJob(ctx: ServiceContext, job: Job): JobOut {
     supplements_amount: job.supplements_amount,
     estimated_amount: job.estimated_amount,
     final_amount: job.final_amount,
-    ...jobMoney(ctx, job),
+    ...jobMoney(job, received),
     contract_date: job.contract_date,
     installation_date: job.installation_date,
     archived: job.archived,
@@ -83,5 +91,14 @@ export function presentJob(ctx: ServiceContext, job: Job): JobOut {
     updated_at: job.updated_at,
     url: `${ctx.appUrl}/jobs/${job.id}`,
     portal_url: `${ctx.appUrl}/portal/${job.portal_token}`,
+  };
+}
+
+/** presentJob for the jobs of one list: the payments are grouped by job once, on first use. */
+export function presentJobs(ctx: ServiceContext): (job: Job) => JobOut {
+  let received: Map<string, number> | undefined;
+  return (job) => {
+    received ??= receivedByJob(ctx);
+    return presentJob(ctx, job, received.get(job.id) ?? 0);
   };
 }

@@ -1,7 +1,7 @@
 import type { ServiceContext } from '../../context';
 import { ApiError } from '../../platform/errors';
 import { newId, randomToken } from '../../platform/ids';
-import { timeFilter } from '../../platform/paging';
+import { type ListQuery, timeFilter } from '../../platform/paging';
 import type { Position, TxScope, WorkspaceCollections } from '../../store';
 import { findContact, getContact, requireContact } from '../contacts/service';
 import { putNote } from '../notes/service';
@@ -152,16 +152,6 @@ const EMPTY = {
   lost_reason: null,
 } satisfies Fields;
 
-/** spec, JobUpdate: the address cannot be cleared; the error names the spelling used. */
-function nextAddress(input: JobUpdate): string | undefined {
-  const field = input.address !== undefined ? 'address' : 'property_address';
-  const value = either(input.address, input.property_address);
-  if (value === null || value === '') {
-    throw new ApiError('invalid_request', `${field} cannot be cleared`, field);
-  }
-  return value;
-}
-
 /** Where a PATCH moves the job: a named stage, or the first column of another pipeline. */
 function nextStage(ctx: ServiceContext, job: Job, input: JobUpdate) {
   const current = ctx.ws.get('stages', job.stage_id);
@@ -189,11 +179,12 @@ function nextAssignees(job: Job, primary: string | null): string[] {
 export function updateJob(ctx: ServiceContext, id: string, input: JobUpdate): Job {
   const job = getJob(ctx, id);
   const next: Job = { ...job, ...fieldsOf(ctx, input) };
+  // spec, JobUpdate: name and address cannot be cleared; the schema refuses null and "".
   const name = either(input.name, input.job_name);
   if (name !== undefined) {
-    next.name = blank(name) ?? null;
+    next.name = name;
   }
-  const address = nextAddress(input);
+  const address = either(input.address, input.property_address);
   if (address !== undefined) {
     next.address = address;
   }
@@ -328,17 +319,21 @@ export function searchJobs(ctx: ServiceContext, q: JobSearchQuery): Job[] {
   }).items;
 }
 
-/** spec, GET /contacts/{id}/jobs: every job the person is on, archived included. */
+/**
+ * spec, GET /contacts/{id}/jobs: every job the person is on, archived included; the time filters
+ * apply as on every paged list (spec, Pagination 3).
+ */
 export function jobsOfContact(
   ctx: ServiceContext,
   contactId: string,
-  q: { limit: number },
+  q: ListQuery,
   after: Position | undefined,
 ) {
   getContact(ctx, contactId);
+  const inTime = timeFilter(q);
   return ctx.ws.scan('jobs', {
     after,
     limit: q.limit,
-    where: (job) => job.deleted_at === null && hasContact(job, contactId),
+    where: (job) => job.deleted_at === null && hasContact(job, contactId) && inTime(job),
   });
 }

@@ -1,6 +1,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppEnv, Runtime, ServiceContext } from '../../../context';
 import { jsonResponse } from '../../../platform/openapi/responses';
+import { timeFilter } from '../../../platform/paging';
 import type { Position, Rec } from '../../../store';
 import type { WorkspaceCollections } from '../../../store/collections';
 import { idParam, paged, readOneErrors } from '../../common/routing';
@@ -21,7 +22,7 @@ import { getJob } from '../visibility';
 
 type Child = 'files' | 'estimates' | 'invoices' | 'payments';
 
-/** Records of `coll` on one job, newest first. */
+/** Records of `coll` on one job within the query's time filters, newest first. */
 const onJob =
   <K extends Child>(
     ctx: ServiceContext,
@@ -29,9 +30,15 @@ const onJob =
     jobId: string,
     where: (rec: WorkspaceCollections[K]) => boolean = () => true,
   ) =>
-  (limit: number) =>
-  (after: Position | undefined) =>
-    ctx.ws.scan(coll, { after, limit, where: (rec) => rec.job_id === jobId && where(rec) });
+  (q: SubQuery) =>
+  (after: Position | undefined) => {
+    const inTime = timeFilter(q);
+    return ctx.ws.scan(coll, {
+      after,
+      limit: q.limit,
+      where: (rec) => rec.job_id === jobId && where(rec) && inTime(rec),
+    });
+  };
 
 const route = <Q extends z.ZodObject>(sub: string, summary: string, list: z.ZodType, query: Q) =>
   createRoute({
@@ -43,10 +50,19 @@ const route = <Q extends z.ZodObject>(sub: string, summary: string, list: z.ZodT
     responses: { 200: jsonResponse(list, summary), ...readOneErrors() },
   });
 
+// spec, Jobs: /jobs/{id}/files also narrows by category.
 const FileQuery = SubListQuery.extend({ category: z.enum(FILE_CATEGORIES).optional() });
 
 type Page<R> = { items: R[]; hasMore: boolean };
 type SubQuery = z.output<typeof FileQuery>;
+
+/** What a service's list takes of a sub-list query: the page size and the time filters. */
+const listPart = ({ limit, updated_since, created_after, created_before }: SubQuery) => ({
+  limit,
+  updated_since,
+  created_after,
+  created_before,
+});
 
 export function jobChildRoutes(rt: Runtime) {
   const app = new OpenAPIHono<AppEnv>();
@@ -83,13 +99,13 @@ export function jobChildRoutes(rt: Runtime) {
   const byJob =
     <K extends Child>(coll: K) =>
     (ctx: ServiceContext, id: string, q: SubQuery) =>
-      onJob(ctx, coll, id)(q.limit);
+      onJob(ctx, coll, id)(q);
 
   sublist(
     'notes',
     "The job's notes",
     NoteListSchema,
-    (ctx, id, q) => (after) => listNotes(ctx, { limit: q.limit, job_id: id }, after),
+    (ctx, id, q) => (after) => listNotes(ctx, { ...listPart(q), job_id: id }, after),
     presentNote,
   );
   sublist(
@@ -97,12 +113,7 @@ export function jobChildRoutes(rt: Runtime) {
     "The job's files",
     FileListSchema,
     (ctx, id, q) =>
-      onJob(
-        ctx,
-        'files',
-        id,
-        (f) => q.category === undefined || f.category === q.category,
-      )(q.limit),
+      onJob(ctx, 'files', id, (f) => q.category === undefined || f.category === q.category)(q),
     presentFile,
     FileQuery,
   );
@@ -110,14 +121,14 @@ export function jobChildRoutes(rt: Runtime) {
     'photos',
     "The job's photos",
     FileListSchema,
-    (ctx, id, q) => onJob(ctx, 'files', id, (f) => f.category === 'photo')(q.limit),
+    (ctx, id, q) => onJob(ctx, 'files', id, (f) => f.category === 'photo')(q),
     presentFile,
   );
   sublist(
     'tasks',
     "The job's tasks and appointments",
     TaskListSchema,
-    (ctx, id, q) => (after) => listTasks(ctx, { limit: q.limit, job_id: id }, after),
+    (ctx, id, q) => (after) => listTasks(ctx, { ...listPart(q), job_id: id }, after),
     presentTask,
   );
   sublist(

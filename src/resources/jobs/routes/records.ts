@@ -14,7 +14,7 @@ import {
   writeOnly,
 } from '../../common/routing';
 import { JobCreateSchema, JobListQuery, JobSearchQuery, JobUpdateSchema } from '../input';
-import { presentJob } from '../present';
+import { presentJob, presentJobs } from '../present';
 import { JobListSchema, JobSchema } from '../schema';
 import { createJob, deleteJob, listJobs, searchJobs, updateJob } from '../service';
 import { getJob } from '../visibility';
@@ -79,14 +79,7 @@ export function jobRecordRoutes(rt: Runtime) {
     const ctx = c.get('ctx');
     const q = c.req.valid('query');
     return c.json(
-      paged(
-        rt,
-        ctx,
-        'jobs',
-        q,
-        (after) => listJobs(ctx, q, after),
-        (j) => presentJob(ctx, j),
-      ),
+      paged(rt, ctx, 'jobs', q, (after) => listJobs(ctx, q, after), presentJobs(ctx)),
       200,
     );
   });
@@ -96,10 +89,7 @@ export function jobRecordRoutes(rt: Runtime) {
   });
   app.openapi(search, (c) => {
     const ctx = c.get('ctx');
-    return c.json(
-      wholeList(searchJobs(ctx, c.req.valid('query')).map((j) => presentJob(ctx, j))),
-      200,
-    );
+    return c.json(wholeList(searchJobs(ctx, c.req.valid('query')).map(presentJobs(ctx))), 200);
   });
   onlyGet(app, '/jobs/search');
   app.openapi(getOne, (c) => {
