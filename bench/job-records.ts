@@ -1,4 +1,7 @@
-import type { Tx } from '../src/store';
+import { randomUUID } from 'node:crypto';
+import type { Contact } from '../src/resources/contacts/schema';
+import type { Job } from '../src/resources/jobs/schema';
+import type { Rec, Tx } from '../src/store';
 
 // Job-like records for the benchmarks: the fields the spec gives a job, with plausible values,
 // padded by a free-text `notes` field to a chosen JSON size. A seeded generator (not faker)
@@ -187,4 +190,124 @@ export function jobFactory(seed: number, size: SizeRange): () => BenchJob {
     const room = target - Buffer.byteLength(JSON.stringify(base));
     return { ...base, notes: words(rand, room) };
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// A seeded workspace resized to a number of jobs, each with everything a job brings, so a store
+// of N jobs holds what N jobs would: their notes, tasks, timeline, files and money, their
+// homeowners and secondary contacts, and a proportional share of the contacts on no job.
+
+/** Any record of a workspace, read and written without its resource's type. */
+type AnyRecord = Rec & { readonly [field: string]: unknown };
+interface AnyCollections {
+  [coll: string]: AnyRecord;
+}
+
+/** Collections whose records hang off one job (their job_id) and go where it goes. */
+const ON_JOB = ['notes', 'tasks', 'timeline', 'files', 'estimates', 'invoices', 'payments'];
+
+interface Seeded {
+  jobs: Job[];
+  /** The records of each job, by job id. */
+  onJob: Map<string, [string, AnyRecord][]>;
+  /** Contacts named by no job (crews, inspectors, mortgage companies). */
+  unlinked: Contact[];
+  linked: Set<string>;
+}
+
+const people = (job: Job): string[] =>
+  [
+    job.homeowner_id,
+    job.adjuster_id,
+    ...job.secondary_contact_ids,
+    ...job.secondary_adjuster_ids,
+  ].filter((id): id is string => id !== null);
+
+function readSeeded(tx: Tx, workspaceId: string): Seeded {
+  const ws = tx.workspace(workspaceId);
+  const any = tx.scope<AnyCollections>(workspaceId);
+  const jobs = ws.all('jobs');
+  const onJob = new Map<string, [string, AnyRecord][]>();
+  for (const coll of ON_JOB) {
+    for (const rec of any.all(coll)) {
+      if (typeof rec.job_id === 'string') {
+        onJob.set(rec.job_id, [...(onJob.get(rec.job_id) ?? []), [coll, rec]]);
+      }
+    }
+  }
+  const linked = new Set(jobs.flatMap(people));
+  const unlinked = ws.all('contacts').filter((c) => !linked.has(c.id));
+  return { jobs, onJob, unlinked, linked };
+}
+
+/** Keeps the first `total` jobs; the others go with their records and people. */
+function shrink(tx: Tx, workspaceId: string, seeded: Seeded, total: number, share: number): void {
+  const ws = tx.workspace(workspaceId);
+  const any = tx.scope<AnyCollections>(workspaceId);
+  const kept = new Set(seeded.jobs.slice(0, total).flatMap(people));
+  for (const job of seeded.jobs.slice(total)) {
+    ws.delete('jobs', job.id);
+    for (const [coll, rec] of seeded.onJob.get(job.id) ?? []) {
+      any.delete(coll, rec.id);
+    }
+  }
+  for (const id of seeded.linked) {
+    if (!kept.has(id)) {
+      ws.delete('contacts', id); // an adjuster stays while any kept job names them
+    }
+  }
+  for (const contact of seeded.unlinked.slice(share)) {
+    ws.delete('contacts', contact.id);
+  }
+}
+
+/** Clones seeded jobs, with their records, homeowners and secondary contacts, up to `total`. */
+function grow(tx: Tx, workspaceId: string, seeded: Seeded, total: number, share: number): void {
+  const ws = tx.workspace(workspaceId);
+  const any = tx.scope<AnyCollections>(workspaceId);
+  for (let n = seeded.jobs.length; n < total; n++) {
+    const source = seeded.jobs[n % seeded.jobs.length] as Job;
+    const fresh = new Map<string, string>(); // a seeded person's id -> their clone's
+    for (const id of [source.homeowner_id, ...source.secondary_contact_ids]) {
+      const contact = id === null ? undefined : ws.get('contacts', id);
+      if (contact) {
+        fresh.set(contact.id, randomUUID());
+        ws.put('contacts', { ...contact, id: fresh.get(contact.id) ?? contact.id });
+      }
+    }
+    const person = (id: string) => fresh.get(id) ?? id; // adjusters stay shared, as a carrier's are
+    const id = randomUUID();
+    ws.put('jobs', {
+      ...source,
+      id,
+      job_number: `J-${1001 + n}`,
+      portal_token: randomUUID(),
+      homeowner_id: source.homeowner_id === null ? null : person(source.homeowner_id),
+      secondary_contact_ids: source.secondary_contact_ids.map(person),
+    });
+    for (const [coll, rec] of seeded.onJob.get(source.id) ?? []) {
+      const contact =
+        typeof rec.contact_id === 'string' ? { contact_id: person(rec.contact_id) } : {};
+      any.put(coll, { ...rec, ...contact, id: randomUUID(), job_id: id });
+    }
+  }
+  for (let n = seeded.unlinked.length; n < share; n++) {
+    const source = seeded.unlinked[n % seeded.unlinked.length] as Contact;
+    ws.put('contacts', { ...source, id: randomUUID() });
+  }
+}
+
+/** Resizes a seeded workspace to `total` jobs, each with everything a job brings. */
+export function resizeJobs(tx: Tx, workspaceId: string, total: number): void {
+  const seeded = readSeeded(tx, workspaceId);
+  if (seeded.jobs.length === 0) {
+    throw new Error('the workspace has no jobs to resize');
+  }
+  const share = Math.round((seeded.unlinked.length * total) / seeded.jobs.length);
+  if (total <= seeded.jobs.length) {
+    shrink(tx, workspaceId, seeded, total, share);
+  } else {
+    grow(tx, workspaceId, seeded, total, share);
+    tx.workspace(workspaceId).put('counters', { id: 'job_number', value: 1000 + total });
+  }
 }
