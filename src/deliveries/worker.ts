@@ -6,14 +6,8 @@ import { GLOBAL, type TxScope, type WorkspaceCollections } from '../store';
 import { flushUpdate } from './outbox';
 import { DISABLE_AFTER, outcomeOf, retryDelayMs } from './policy';
 import { Pool } from './pool';
-import {
-  type Attempt,
-  type Delivery,
-  type EventRecord,
-  isOpen,
-  type PendingUpdate,
-} from './records';
-import { deliver, type Result } from './send';
+import { type Attempt, type Delivery, isOpen, type PendingUpdate } from './records';
+import { deliver, type Outgoing, type Result } from './send';
 
 // DESIGN, Outbox and worker: deliveries are persisted rows; the worker schedules every open one
 // on the clock (at start, and as commits add them), sends it, and writes what came of it. Retry
@@ -121,50 +115,59 @@ export class DeliveryWorker {
     if (!d || !isOpen(d) || this.#sending.has(id)) {
       return d;
     }
-    const hook = ws.get('webhooks', d.webhook_id);
-    const event = ws.get('webhook_events', d.event_id);
-    if (!hook || !event || (hook.disabled_at !== null && d.kind === 'event')) {
+    if (!this.#outgoing(wsId, id)) {
       return this.#cancel(wsId, id);
     }
     this.#sending.add(id);
     try {
-      return await this.#send(wsId, d, hook, event);
+      return await this.#send(wsId, d);
     } finally {
       this.#sending.delete(id);
     }
   }
 
-  async #send(
-    wsId: string,
-    d: Delivery,
-    hook: Webhook,
-    event: EventRecord,
-  ): Promise<Delivery | undefined> {
+  async #send(wsId: string, d: Delivery): Promise<Delivery | undefined> {
     const { store, clock, config } = this.#rt;
-    const id = d.id;
     await store.sync();
-    const n = d.attempts.length + 1;
-    let at = clock.iso();
-    const result = await this.#pool.run(hook.id, () => {
-      at = clock.iso(); // when it went out, after any wait for a free slot
-      return deliver(
-        {
-          url: hook.target_url,
-          body: event.body,
-          event: event.event,
-          eventId: event.id,
-          webhookId: hook.id,
-          attempt: n,
-          secrets: validSecrets(hook, clock.nowMs()).map((s) => s.secret),
-        },
-        config.webhookTimeoutMs,
-        this.#stop.signal,
-      );
+    return this.#pool.run(d.webhook_id, async () => {
+      // Read again inside the slot: while this waited for the disk and for a free slot the
+      // subscription may have been deleted (DELETE, a 410), switched off or given a new secret.
+      const out = this.#outgoing(wsId, d.id);
+      if (!out) {
+        return this.#cancel(wsId, d.id);
+      }
+      const at = clock.iso(); // when it went out, after any wait for a free slot
+      const result = await deliver(out, config.webhookTimeoutMs, this.#stop.signal);
+      if (this.#stop.signal.aborted) {
+        return undefined;
+      }
+      // Settled before the slot is let go, so the delivery waiting for it sees what this one
+      // did: a 410 deleting the subscription, or a 50th failure switching it off.
+      return this.#settle(wsId, d.id, { n: out.attempt, at, result });
     });
-    if (this.#stop.signal.aborted) {
+  }
+
+  /**
+   * What delivery `id` sends if it goes now, signed with the secrets valid now; nothing once it
+   * is settled or cancelled, its subscription or event is gone, or (for an event) switched off.
+   */
+  #outgoing(wsId: string, id: string): Outgoing | undefined {
+    const ws = this.#rt.store.workspace(wsId);
+    const d = ws.get('deliveries', id);
+    const hook = d && ws.get('webhooks', d.webhook_id);
+    const event = d && ws.get('webhook_events', d.event_id);
+    if (!d || !isOpen(d) || !hook || !event || (hook.disabled_at !== null && d.kind === 'event')) {
       return undefined;
     }
-    return this.#settle(wsId, id, { n, at, result });
+    return {
+      url: hook.target_url,
+      body: event.body,
+      event: event.event,
+      eventId: event.id,
+      webhookId: hook.id,
+      attempt: d.attempts.length + 1,
+      secrets: validSecrets(hook, this.#rt.clock.nowMs()).map((s) => s.secret),
+    };
   }
 
   #cancel(wsId: string, id: string): Delivery | undefined {
