@@ -114,7 +114,8 @@ export function sendTest(
     throw new ApiError('invalid_request', `this subscription is to ${hook.event}`, 'event');
   }
   const ctx = appContext(rt, workspaceId, rt.config.publicUrl);
-  const sample = testSample(ctx, def);
+  // A filtered subscription is tested with a record it would really receive, when there is one.
+  const sample = testSample(ctx, def, hook.filters);
   return worker.sendOnce(workspaceId, (tx, now) => {
     const eventId = newId();
     const event = putEvent(tx, {

@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import type { Harness, Json } from '../support/harness';
 import { type Received, v1Values, verify } from '../support/receiver';
-import { type Answerer, advance, createJob, setup as hookSetup, log, subscribe } from './setup';
+import {
+  type Answerer,
+  advance,
+  createJob,
+  setup as hookSetup,
+  log,
+  newJob,
+  subscribe,
+} from './setup';
 
 // DESIGN, /__admin: delivery log, resend, test send, rotate_secret, enable, key revoke;
 // spec, Receiver responses (the settings' support actions) and Signature verification 2.
@@ -150,6 +158,33 @@ describe('test send', () => {
 
     const [logged] = await log(h, hook.id);
     expect(logged).toMatchObject({ id: res.body.id, kind: 'test', state: 'succeeded' });
+  });
+
+  test('a filtered subscription is tested with the newest record its filters let through', async () => {
+    const c = await hookSetup();
+    h = c.h;
+    const hook = await subscribe(c, 'job.created', { job_type: 'insurance' });
+    const wanted = await newJob(c.ws, { name: 'Insured roof', job_type: 'insurance' });
+    await advance(h, 1);
+    await newJob(c.ws, { name: 'Cash roof, newer', job_type: 'retail' });
+    await advance(h, 0);
+    const res = await h.admin.post(`/webhooks/${hook.id}/test`);
+    expect(res.status).toBe(200);
+    expect(c.rx.received.at(-1)?.json).toMatchObject({
+      event_test: true,
+      id: wanted.id,
+      job_type: 'insurance',
+    });
+  });
+
+  test('a filtered subscription nothing matches is tested with the newest record', async () => {
+    const c = await hookSetup();
+    h = c.h;
+    const hook = await subscribe(c, 'job.created', { job_type: 'insurance' });
+    const only = await newJob(c.ws, { name: 'Cash roof', job_type: 'retail' });
+    const res = await h.admin.post(`/webhooks/${hook.id}/test`);
+    expect(res.status).toBe(200);
+    expect(c.rx.received.at(-1)?.json).toMatchObject({ event_test: true, id: only.id });
   });
 
   test('a failed test send is logged as failed and not retried', async () => {
