@@ -66,9 +66,22 @@ describe('without --allow-local-targets', () => {
     'https://[fe80::1]/',
     'https://[fc00::1]/',
     'https://[fd12:3456::1]/',
+    'https://[ff02::1]/',
+    // IPv6 forms that carry a local IPv4 address reach that address: IPv4-mapped (the URL
+    // parser writes it back as ::ffff:a00:1), IPv4-compatible ::/96, NAT64 64:ff9b::/96, 6to4.
     'https://[::ffff:10.0.0.1]/',
     'https://[::ffff:127.0.0.1]/',
-    'https://[ff02::1]/',
+    'https://[::ffff:a9fe:a9fe]/',
+    'https://[::ffff:192.168.1.1]/',
+    'https://[::127.0.0.1]/',
+    'https://[::10.0.0.1]/',
+    'https://[::c0a8:101]/',
+    'https://[64:ff9b::127.0.0.1]/',
+    'https://[64:ff9b::10.1.2.3]/',
+    'https://[64:ff9b::a9fe:a9fe]/',
+    'https://[2002:7f00:1::]/',
+    'https://[2002:c0a8:101::1]/',
+    'https://[2002:a00:1:1::1]/',
   ])('%s is refused: not publicly reachable (field target_url)', async (url) => {
     await refused(strictApp(), { event: 'job.created', target_url: url }, 'target_url');
   });
@@ -121,6 +134,10 @@ describe('without --allow-local-targets', () => {
     'https://8.8.8.8:8443/in?x=1',
     'https://172.32.0.1/hook', // just outside 172.16/12
     'https://[2606:4700:4700::1111]/hook',
+    // The same forms carrying a public IPv4 address are as public as it is.
+    'https://[::ffff:93.184.216.34]/hook',
+    'https://[64:ff9b::8.8.8.8]/hook',
+    'https://[2002:5db8:d822::1]/hook',
   ])('a public IP literal %s is accepted', async (url) => {
     const ws = await strictApp().workspace();
     const res = await ws.api.post('/webhooks', { event: 'job.created', target_url: url });

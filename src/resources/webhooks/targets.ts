@@ -39,6 +39,47 @@ for (const [net, prefix] of [
   blocked.addSubnet(net, prefix, 'ipv6');
 }
 
+/** The eight 16-bit groups of an IPv6 address (one isIP already accepted). */
+function groups(address: string): number[] {
+  const bare = address.replace(/%.*$/, ''); // a zone (fe80::1%eth0) is no part of the address
+  const [head = '', tail] = bare.split('::');
+  const words = (part: string) =>
+    part === ''
+      ? []
+      : part.split(':').flatMap((w) => {
+          if (!w.includes('.')) {
+            return [Number.parseInt(w, 16)];
+          }
+          const [a = 0, b = 0, c = 0, d = 0] = w.split('.').map(Number);
+          return [(a << 8) | b, (c << 8) | d]; // a trailing dotted quad is two groups
+        });
+  const front = words(head);
+  const back = tail === undefined ? [] : words(tail);
+  return [...front, ...Array<number>(8 - front.length - back.length).fill(0), ...back];
+}
+
+const dotted = (hi: number, lo: number) => [hi >> 8, hi & 0xff, lo >> 8, lo & 0xff].join('.');
+
+/**
+ * The IPv4 address an IPv6 address carries, where reaching the one reaches the other: mapped
+ * ::ffff:0:0/96 and compatible ::/96 (RFC 4291), NAT64 64:ff9b::/96 (RFC 6052) and 6to4
+ * 2002::/16 (RFC 3056). Otherwise 10.0.0.1 written as `[64:ff9b::10.0.0.1]` would get through.
+ */
+function embeddedIPv4(address: string): string | undefined {
+  const g = groups(address);
+  const zeros = (from: number, to: number) => g.slice(from, to).every((w) => w === 0);
+  if (zeros(0, 5) && (g[5] === 0 || g[5] === 0xffff)) {
+    return dotted(g[6] ?? 0, g[7] ?? 0);
+  }
+  if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) {
+    return dotted(g[6] ?? 0, g[7] ?? 0);
+  }
+  if (g[0] === 0x2002) {
+    return dotted(g[1] ?? 0, g[2] ?? 0);
+  }
+  return undefined;
+}
+
 /** Loopback, private, link-local or otherwise not a public address. */
 export function isLocalAddress(address: string): boolean {
   const family = isIP(address);
@@ -48,9 +89,8 @@ export function isLocalAddress(address: string): boolean {
   if (family !== 6) {
     return false;
   }
-  // An IPv4 address written as IPv6 (::ffff:10.0.0.1) is that IPv4 address.
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  return mapped ? blocked.check(mapped, 'ipv4') : blocked.check(address, 'ipv6');
+  const v4 = embeddedIPv4(address);
+  return (v4 !== undefined && blocked.check(v4, 'ipv4')) || blocked.check(address, 'ipv6');
 }
 
 async function resolve(host: string): Promise<string[] | undefined> {
