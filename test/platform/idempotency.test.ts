@@ -51,6 +51,24 @@ describe('Idempotency-Key', () => {
     expect((await ws.api.get('/widgets')).body.data).toHaveLength(1);
   });
 
+  test('the same JSON spaced or ordered differently is the same request: replayed, not 409', async () => {
+    const { ws } = await setup();
+    const json = { 'Content-Type': 'application/json', 'Idempotency-Key': 'spaced' };
+    const first = await ws.api.raw('POST', '/widgets', {
+      body: '{"name":"same","count":2}',
+      headers: json,
+    });
+    expect(first.status, first.text).toBe(201);
+    const again = await ws.api.raw('POST', '/widgets', {
+      body: '{ "count": 2,\n  "name": "same" }',
+      headers: json,
+    });
+    expect(again.status, again.text).toBe(201);
+    expect(again.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect((await ws.api.get('/widgets')).body.data).toHaveLength(1);
+  });
+
   test('the same key while its first request still runs is 409 conflict', async () => {
     const { ws } = await setup();
     gate.close();

@@ -59,7 +59,7 @@ export class Idempotency {
       const body = new Uint8Array(await c.req.arrayBuffer());
       const fingerprint = createHash('sha256')
         .update(`${c.req.method} ${url.pathname}?${sortedQuery(url)}\n`)
-        .update(body)
+        .update(canonicalBody(body, c.req.header('Content-Type')))
         .digest('hex');
 
       if (this.#running.has(id)) {
@@ -157,4 +157,25 @@ function replayBody(earlier: IdempotencyRecord, requestId: string): string {
 function sortedQuery(url: URL): string {
   const params = [...url.searchParams.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return new URLSearchParams(params).toString();
+}
+
+// decisions.md: a JSON body is compared by what it says, not how it is spaced or ordered, so a
+// client library that serialises its retry afresh is not refused as a different request.
+function canonicalBody(body: Uint8Array, contentType: string | undefined): Uint8Array | string {
+  if (!contentType?.includes('json') || body.length === 0) {
+    return body;
+  }
+  try {
+    return JSON.stringify(JSON.parse(new TextDecoder().decode(body)), sortedKeys);
+  } catch {
+    return body;
+  }
+}
+
+function sortedKeys(_key: string, value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return value;
+  }
+  const entries = Object.entries(value as Record<string, unknown>);
+  return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
