@@ -57,7 +57,15 @@ describe('limit', () => {
     expect(res.body.has_more).toBe(true);
   });
 
-  test.each(['abc', '2.5', '1e2', ''])('limit=%j is 400 with field limit', async (limit) => {
+  test('an empty limit= says nothing: the default 50', async () => {
+    const { h, ws } = await setup();
+    await addWidgets(h, ws, 55);
+    const res = await ws.api.get('/widgets', { query: { limit: '' } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data).toHaveLength(50);
+  });
+
+  test.each(['abc', '2.5', '1e2', 'ten'])('limit=%j is 400 with field limit', async (limit) => {
     const { ws } = await setup();
     const res = await ws.api.get('/widgets', { query: { limit }, invalid: true });
     expect(res.status).toBe(400);
@@ -181,6 +189,20 @@ describe('time filters', () => {
     expect(ids(fromDay)).toContain(newer);
     const dateOnly = await ws.api.get('/widgets', { query: { created_before: '2000-01-01' } });
     expect(dateOnly.body.data).toEqual([]);
+  });
+
+  test('an offset whose + arrived unencoded, as a space, is read as +', async () => {
+    const { h, ws } = await setup();
+    const [only] = await addWidgets(h, ws, 1);
+    const now = Date.parse((await h.admin.get('/clock')).body.now);
+    // The same instant written two hours ahead, with the + of +02:00 sent raw in the URL.
+    const ahead = new Date(now + 2 * 3600_000 - 60_000).toISOString().slice(0, 19);
+    // URLSearchParams writes the space as +, exactly what a raw + becomes on the server.
+    const res = await ws.api.get('/widgets', { query: { created_after: `${ahead} 02:00` } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data.map((w: { id: string }) => w.id)).toEqual([only]);
+    const later = await ws.api.get('/widgets', { query: { created_before: `${ahead} 02:00` } });
+    expect(later.body.data).toEqual([]);
   });
 
   test('updated_since keeps records changed at or after the instant', async () => {

@@ -6,10 +6,11 @@ const DEFAULT_LIMIT = 50;
 // A value that is not an integer at all is a wrong type: 400.
 export const limitParam = z
   .string()
-  .regex(/^[+-]?\d+$/, 'must be an integer')
+  .regex(/^([+-]?\d+)?$/, 'must be an integer')
   .optional()
   .transform((text) => {
-    const n = text === undefined ? DEFAULT_LIMIT : Number(text);
+    // `limit=` says nothing, as if it were left out.
+    const n = text === undefined || text === '' ? DEFAULT_LIMIT : Number(text);
     return n >= 1 && n <= 200 ? n : DEFAULT_LIMIT;
   })
   .openapi({
@@ -22,7 +23,9 @@ const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
 /** ms since the epoch for an ISO date or date-time (no zone means UTC); undefined if invalid. */
-export function parseInstant(text: string): number | undefined {
+export function parseInstant(sent: string): number | undefined {
+  // An offset's `+` sent unencoded in a query string arrives as a space: `...T10:00:00 02:00`.
+  const text = sent.replace(/(T[\d:.]+) (\d{2}:?\d{2})$/i, '$1+$2');
   const date = DATE.exec(text);
   const dateTime = date ? undefined : DATE_TIME.exec(text);
   const parts = date ?? dateTime;

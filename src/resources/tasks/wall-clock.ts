@@ -1,8 +1,9 @@
 import { z } from '@hono/zod-openapi';
 import { isCalendarDate } from '../common/fields';
 
+// An offset's `+` sent unencoded in a query string arrives as a space; it is taken as one.
 const FORM =
-  /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-](\d{2}):?(\d{2}))?)?$/i;
+  /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+\- ](\d{2}):?(\d{2}))?)?$/i;
 
 /**
  * spec, Tasks: `due_date` is the local time the crew reads. An offset sent with it is dropped and
