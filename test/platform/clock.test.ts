@@ -33,6 +33,25 @@ describe('/__admin/clock', () => {
     expect(Date.parse(res.body.now) - Date.parse('2030-01-01T00:00:00.000Z')).toBeLessThan(2000);
   });
 
+  test('set to the now just read is no error: the clock stays where it is', async () => {
+    const h = harness();
+    const now = (await h.admin.get('/clock')).body.now;
+    const res = await h.admin.post('/clock', { set: now });
+    expect(res.status, res.text).toBe(200);
+    expect(Date.parse(res.body.now)).toBeGreaterThanOrEqual(Date.parse(now));
+  });
+
+  test('an empty JSON body is no body: 400 naming advance_seconds, not malformed JSON', async () => {
+    const h = harness();
+    const res = await h.admin.raw('POST', '/clock', {
+      headers: { 'Content-Type': 'application/json' },
+      body: '',
+      invalid: true,
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error.field).toBe('advance_seconds');
+  });
+
   test.each([
     [{}, 'advance_seconds'],
     [{ advance_seconds: 5, set: '2031-01-01T00:00:00Z' }, 'set'],
