@@ -12,7 +12,7 @@ export interface ServiceContext {
   workspace: Workspace;
   clock: Clock;
   credential: Credential;
-  /** `{app_url}`: the server root as the caller reached it; records' `url`s open pages there. */
+  /** `{app_url}`: the server root; records' `url`s open pages there. */
   appUrl: string;
 }
 
@@ -20,8 +20,13 @@ export interface Config {
   /** Requests a minute per credential; null switches limiting off. */
   rateLimit: number | null;
   allowLocalTargets: boolean;
-  /** The server's own address: records' URLs in webhook deliveries point there. */
+  /** `{app_url}`: the server's own address; records' `url`s point there, in GET and deliveries. */
   publicUrl: string;
+  /**
+   * Whether GET builds records' `url`s from the address the caller used instead: an in-process
+   * app, or a server on a wildcard host, has no one address a browser could open.
+   */
+  appUrlFromRequest: boolean;
   /** How long edits to one record gather before they go out as one `*.updated` delivery. */
   webhookCoalesceMs: number;
   /** How long a receiver has to answer (spec: 10 seconds; tests shorten it). */
@@ -44,6 +49,8 @@ export type AppEnv = {
   Variables: {
     requestId: string;
     credential: Credential | undefined;
+    /** The credential a call was made with, even one refused as revoked (the request log's). */
+    presented: Credential | undefined;
     ctx: ServiceContext;
     /** Set when the Idempotency-Key middleware answered with a stored response. */
     replayed: boolean | undefined;

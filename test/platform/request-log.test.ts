@@ -56,6 +56,24 @@ describe('the request log', () => {
     expect((await h.admin.get('/requests')).body.data).toEqual([]);
   });
 
+  test('logs the calls of a revoked key, refused 401, under that key', async () => {
+    const { h, ws } = await setup();
+    await ws.read.get('/ping');
+    expect((await h.admin.delete(`/keys/${ws.keys.read.id}`)).status).toBe(200);
+    expect((await ws.read.get('/ping', { invalid: true })).status).toBe(401);
+    const data = (await h.admin.get('/requests', { query: { key_id: ws.keys.read.id } })).body.data;
+    expect(data.map((e: { status: number }) => e.status)).toEqual([401, 200]);
+    expect(data[0].workspace_id).toBe(ws.id);
+  });
+
+  test('a path filter may also be relative to the base URL (/widgets for /v1/widgets)', async () => {
+    const { h, ws } = await setup();
+    await ws.api.get('/ping');
+    await ws.api.get('/widgets');
+    const data = (await h.admin.get('/requests', { query: { path: '/widgets' } })).body.data;
+    expect(data.map((e: { path: string }) => e.path)).toEqual(['/v1/widgets']);
+  });
+
   test('filters by workspace, key, method, path prefix and status or status class, newest first', async () => {
     const { h, ws } = await setup();
     const other = await h.workspace();

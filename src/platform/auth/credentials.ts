@@ -13,6 +13,8 @@ export interface Credential {
   workspaceId: string;
   access: Access;
   name: string;
+  /** Set on a revoked key: refused (401), yet the call was made with it and is logged. */
+  revoked?: true;
 }
 
 export type Resolver = (global: GlobalStore, token: string) => Credential | undefined;
@@ -54,7 +56,7 @@ function hashOf(token: string): string {
 registerCredentialKind(API_KEY_PREFIX, (global, token) => {
   const hash = global.get('key_hashes', hashOf(token));
   const key = hash && global.get('api_keys', hash.key_id);
-  if (!key || key.revoked_at !== null) {
+  if (!key) {
     return undefined;
   }
   return {
@@ -63,6 +65,7 @@ registerCredentialKind(API_KEY_PREFIX, (global, token) => {
     workspaceId: key.workspace_id,
     access: key.access,
     name: key.name,
+    ...(key.revoked_at === null ? {} : { revoked: true }),
   };
 });
 

@@ -25,8 +25,9 @@ export const authenticate =
       );
     }
     const credential = resolveCredential(rt.store.global, token);
+    c.set('presented', credential);
     const workspace = credential && rt.store.global.get('workspaces', credential.workspaceId);
-    if (!credential || !workspace) {
+    if (!credential || credential.revoked || !workspace) {
       throw new ApiError('unauthorized', 'the credential is wrong or has been revoked');
     }
     c.set('credential', credential);
@@ -35,7 +36,7 @@ export const authenticate =
       workspace,
       clock: rt.clock,
       credential,
-      appUrl: new URL(c.req.url).origin,
+      appUrl: rt.config.appUrlFromRequest ? new URL(c.req.url).origin : rt.config.publicUrl,
     });
     await next();
   };

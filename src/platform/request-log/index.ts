@@ -33,7 +33,7 @@ function captureJson(c: Context<AppEnv>): () => { value: unknown } | undefined {
   return () => sent;
 }
 
-// spec, Limits: every call made with a credential is logged, for /__admin/requests and replay.
+// spec, Limits: every call made with a credential (a known one, even revoked) is logged, for /__admin/requests and replay.
 // Outermost in /v1, so it sees the final status of answers given by any later middleware.
 export const logRequests =
   (rt: Runtime, log: RequestLog): MiddlewareHandler<AppEnv> =>
@@ -48,7 +48,8 @@ export const logRequests =
     }
     const sent = captureJson(c);
     await next();
-    const credential = c.get('credential');
+    // A revoked key's calls are logged too: support needs to see them refused.
+    const credential = c.get('credential') ?? c.get('presented');
     if (!credential) {
       return;
     }

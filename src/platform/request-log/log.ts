@@ -291,7 +291,7 @@ function matches(
   if (filter.method !== undefined && entry.method !== filter.method.toUpperCase()) {
     return false;
   }
-  if (filter.path !== undefined && !entry.path.startsWith(filter.path)) {
+  if (filter.path !== undefined && !pathMatches(entry.path, filter.path)) {
     return false;
   }
   if (filter.status !== undefined) {
@@ -303,3 +303,7 @@ function matches(
   }
   return true;
 }
+
+// decisions.md: a path prefix, absolute (`/v1/jobs`) or relative to `{base_url}` (`/jobs`).
+const pathMatches = (path: string, prefix: string): boolean =>
+  path.startsWith(prefix) || (!prefix.startsWith('/v1') && path.startsWith(`/v1${prefix}`));
