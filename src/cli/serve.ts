@@ -80,9 +80,7 @@ async function serve(flags: ServeFlags, hooks: Hooks): Promise<void> {
     out(`    write key  ${ws.keys.write.key}`);
     out(`    read key   ${ws.keys.read.key}`);
   }
-  out(`svc listening on ${running.url}`);
-  hooks.onWarm?.();
-
+  // The handlers are in place before the ready line: a harness may stop svc the moment it reads it.
   let signals = 0;
   const stop = () => {
     if (++signals > 1) {
@@ -98,6 +96,8 @@ async function serve(flags: ServeFlags, hooks: Hooks): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  out(`svc listening on ${running.url}`);
+  hooks.onWarm?.();
 }
 
 /** The seeded workspaces whose keys still work, re-derived from the seed the file records. */

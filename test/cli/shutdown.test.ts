@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { copyFile, mkdir, readFile, rm, stat, symlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { bannerKeys, cleanup, http, type Server, startServe, tempDir } from '../support/spawn';
+import { BIN, bannerKeys, cleanup, http, type Server, startServe, tempDir } from '../support/spawn';
+
+const ROOT = dirname(dirname(BIN));
 
 afterEach(cleanup);
 
@@ -47,6 +49,24 @@ describe('shutdown', () => {
       }
     },
   );
+
+  test('SIGTERM the moment the ready line appears exits 0, even while the code cache is written', async () => {
+    // A copy of the install without dist/svc.cjs.cache: svc writes the cache right after it is
+    // ready, the slowest moment for a signal to arrive.
+    const dir = await tempDir();
+    await mkdir(join(dir, 'bin'));
+    await mkdir(join(dir, 'dist'));
+    await copyFile(BIN, join(dir, 'bin', 'svc.cjs'));
+    await copyFile(join(ROOT, 'dist', 'svc.cjs'), join(dir, 'dist', 'svc.cjs'));
+    await symlink(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+    const data = join(dir, 'data.json');
+    for (let i = 0; i < 3; i++) {
+      await rm(join(dir, 'dist', 'svc.cjs.cache'), { force: true });
+      const server = await startServe(data, [], { bin: join(dir, 'bin', 'svc.cjs') });
+      expect(await server.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+      expect(existsSync(`${data}.lock`)).toBe(false);
+    }
+  });
 
   test('kill -9 mid-stream loses no acknowledged write', async () => {
     const data = join(await tempDir(), 'data.json');

@@ -37,6 +37,8 @@ export interface SpawnOptions {
   cwd?: string;
   /** Give up (SIGKILL the child, fail) after this long. */
   timeoutMs?: number;
+  /** Another copy of bin/svc.cjs to run (one whose dist/ lacks the code cache, say). */
+  bin?: string;
 }
 
 /** A fresh directory under the OS temp dir, removed by cleanup(). */
@@ -81,7 +83,7 @@ function spawnSvc(args: string[], opts: SpawnOptions): ChildProcess {
   if (!existsSync(BUNDLE)) {
     throw new Error('dist/svc.cjs is missing: run `npm run build` before the CLI tests');
   }
-  return spawnNode([BIN, ...args], opts);
+  return spawnNode([opts.bin ?? BIN, ...args], opts);
 }
 
 /** What a child has printed so far, on each stream. */
