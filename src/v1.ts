@@ -1,12 +1,11 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from './context';
 import { authenticate, requirePlan } from './platform/auth';
-import { ApiError } from './platform/errors';
+import { limitBodies } from './platform/http/body-limit';
 import { documentFor, registerSecuritySchemes } from './platform/openapi/document';
 import { validationHook } from './platform/openapi/validation';
 import { rateLimit, rateLimitHeaders } from './platform/rate-limit';
-import { BODY_METHODS, logRequests } from './platform/request-log';
+import { logRequests } from './platform/request-log';
 import { contactRoutes } from './resources/contacts/routes';
 import { estimateTemplateRoutes } from './resources/estimate-templates/routes';
 import { jobRoutes } from './resources/jobs/routes';
@@ -17,8 +16,6 @@ import { userRoutes } from './resources/users/routes';
 import { webhookRoutes } from './resources/webhooks/routes';
 import { pingRoutes } from './resources/workspace/routes';
 import type { Services } from './runtime';
-
-const MAX_BODY = 25 * 1024 * 1024 + 64 * 1024; // spec, Limits: 25 MB files, plus multipart framing
 
 /** Adds routes to /v1 after the real ones (tests mount fixture resources this way). */
 export type V1Extension = (v1: OpenAPIHono<AppEnv>, services: Services) => void;
@@ -32,13 +29,7 @@ export function v1App(services: Services, extend?: V1Extension): OpenAPIHono<App
   v1.get('/openapi.json', (c) => c.json(document(new URL(c.req.url).origin)));
 
   // Before anything reads the body, so that everything after it reads it through the limit.
-  const limitBody = bodyLimit({
-    maxSize: MAX_BODY,
-    onError: () => {
-      throw new ApiError('payload_too_large', 'the request body is larger than 25 MB');
-    },
-  });
-  v1.use('*', (c, next) => (BODY_METHODS.has(c.req.method) ? limitBody(c, next) : next()));
+  v1.use('*', limitBodies());
   v1.use('*', logRequests(services, services.requestLog));
   v1.use('*', authenticate(services));
   v1.use('*', requirePlan());

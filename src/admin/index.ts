@@ -1,5 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../context';
+import { limitBodies } from '../platform/http/body-limit';
 import { validationHook } from '../platform/openapi/validation';
 import type { Services } from '../runtime';
 import { clockAdmin } from './clock';
@@ -14,6 +16,8 @@ import { workspaceAdmin } from './workspaces';
  */
 export function adminApp(services: Services): OpenAPIHono<AppEnv> {
   const admin = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  admin.use('*', limitBodies());
+  admin.use('*', emptyJsonIsNoBody);
   admin.route('/', workspaceAdmin(services));
   admin.route('/', clockAdmin(services));
   admin.route('/', requestLogAdmin(services.requestLog));
@@ -30,3 +34,17 @@ export function adminApp(services: Services): OpenAPIHono<AppEnv> {
   );
   return admin;
 }
+
+// Every body the control API takes is all-optional somewhere (a test send, a new workspace), and
+// scripts often send `Content-Type: application/json` with nothing after it: that is no body, as
+// it is without the header, not malformed JSON.
+const emptyJsonIsNoBody: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (c.req.method !== 'GET' && c.req.header('content-type')?.includes('json')) {
+    // Read once here; Hono keeps the text, and the validators parse what it holds.
+    if ((await c.req.text()).trim() === '') {
+      // Hono's cache holds promises of the bodies, whatever its type says.
+      (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve('{}');
+    }
+  }
+  await next();
+};

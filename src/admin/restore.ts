@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import { type AppEnv, appContext, type Runtime } from '../context';
 import { ApiError } from '../platform/errors';
-import { errorResponses, jsonResponse } from '../platform/openapi/responses';
+import { adminWriteErrors, jsonResponse } from '../platform/openapi/responses';
 import { idParam } from '../resources/common/routing';
 import { ContactSchema } from '../resources/contacts/schema';
 import { presentContact } from '../resources/contacts/service';
@@ -17,7 +17,7 @@ const route = (kind: 'jobs' | 'contacts') =>
     request: { params: idParam },
     responses: {
       200: jsonResponse(kind === 'jobs' ? JobSchema : ContactSchema, 'The record, live again'),
-      ...errorResponses('invalid_request', 'not_found'),
+      ...adminWriteErrors('invalid_request', 'not_found'),
     },
   });
 

@@ -1,9 +1,11 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppEnv } from '../context';
 import type { Delivery } from '../deliveries/records';
-import { errorResponses, jsonResponse } from '../platform/openapi/responses';
+import { adminWriteErrors, errorResponses, jsonResponse } from '../platform/openapi/responses';
 import { listOf, timestamp } from '../platform/openapi/schemas';
 import { wholeList } from '../platform/paging';
+import { uuidInput } from '../resources/common/fields';
+import { idParam } from '../resources/common/routing';
 import { validSecrets, type Webhook } from '../resources/webhooks/records';
 import { WebhookSchema } from '../resources/webhooks/schema';
 import { presentWebhook } from '../resources/webhooks/service';
@@ -72,8 +74,7 @@ const RotatedSchema = z
   })
   .openapi('AdminRotatedSecret');
 
-const idParam = z.object({ id: z.uuid() });
-const byWorkspace = z.object({ workspace_id: z.uuid().optional() });
+const byWorkspace = z.object({ workspace_id: uuidInput().optional() });
 
 const presentAdmin = (workspaceId: string, h: Webhook, nowMs: number) => ({
   ...presentWebhook(h),
@@ -98,6 +99,7 @@ const presentDelivery = (d: Delivery): z.infer<typeof DeliverySchema> => ({
 });
 
 const notFound = errorResponses('invalid_request', 'not_found');
+const notFoundWrite = adminWriteErrors('invalid_request', 'not_found');
 
 const routes = {
   list: createRoute({
@@ -125,7 +127,10 @@ const routes = {
     path: '/deliveries/{id}/resend',
     summary: 'Send a delivery again, once, now: same event_id, same body, freshly signed',
     request: { params: idParam },
-    responses: { 200: jsonResponse(DeliverySchema, 'The resend, after its attempt'), ...notFound },
+    responses: {
+      200: jsonResponse(DeliverySchema, 'The resend, after its attempt'),
+      ...notFoundWrite,
+    },
   }),
   test: createRoute({
     method: 'post',
@@ -149,7 +154,7 @@ const routes = {
     },
     responses: {
       200: jsonResponse(DeliverySchema, 'The test delivery, after its attempt'),
-      ...notFound,
+      ...notFoundWrite,
     },
   }),
   rotate: createRoute({
@@ -157,14 +162,17 @@ const routes = {
     path: '/webhooks/{id}/rotate_secret',
     summary: 'A new secret; the old one keeps signing for 24 hours beside it',
     request: { params: idParam },
-    responses: { 200: jsonResponse(RotatedSchema, 'The new secret (shown once)'), ...notFound },
+    responses: {
+      200: jsonResponse(RotatedSchema, 'The new secret (shown once)'),
+      ...notFoundWrite,
+    },
   }),
   enable: createRoute({
     method: 'post',
     path: '/webhooks/{id}/enable',
     summary: 'Switch a subscription back on, its failure count back to zero',
     request: { params: idParam },
-    responses: { 200: jsonResponse(AdminWebhookSchema, 'The subscription'), ...notFound },
+    responses: { 200: jsonResponse(AdminWebhookSchema, 'The subscription'), ...notFoundWrite },
   }),
   notifications: createRoute({
     method: 'get',

@@ -1,8 +1,9 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppEnv, Runtime } from '../context';
-import { errorResponses, jsonResponse } from '../platform/openapi/responses';
+import { adminWriteErrors, errorResponses, jsonResponse } from '../platform/openapi/responses';
 import { listOf } from '../platform/openapi/schemas';
 import { wholeList } from '../platform/paging';
+import { idParam, jsonBody } from '../resources/common/routing';
 import { AdminKeySchema, AdminWorkspaceSchema, CreatedWorkspaceSchema } from './schemas';
 import {
   createKey,
@@ -15,18 +16,12 @@ import {
   setSubscription,
 } from './workspaces-service';
 
-const json = <T extends z.ZodType>(schema: T) => ({
-  required: true,
-  content: { 'application/json': { schema } },
-});
-const idParam = z.object({ id: z.uuid() });
-
 const create = createRoute({
   method: 'post',
   path: '/workspaces',
   summary: 'Create a workspace with a write key and a read-only key',
   request: {
-    body: json(
+    body: jsonBody(
       z.object({
         name: z.string().min(1).max(200).optional(),
         profile: z.enum(['empty', 'small', 'demo']).default('empty'),
@@ -42,7 +37,7 @@ const create = createRoute({
   },
   responses: {
     201: jsonResponse(CreatedWorkspaceSchema, 'The workspace and its keys (shown once)'),
-    ...errorResponses('invalid_request'),
+    ...adminWriteErrors('invalid_request'),
   },
 });
 
@@ -70,10 +65,10 @@ const patch = createRoute({
   method: 'patch',
   path: '/workspaces/{id}',
   summary: 'Turn the subscription on or off (off: the API answers 402 plan_required)',
-  request: { params: idParam, body: json(z.object({ subscription_active: z.boolean() })) },
+  request: { params: idParam, body: jsonBody(z.object({ subscription_active: z.boolean() })) },
   responses: {
     200: jsonResponse(AdminWorkspaceSchema, 'The workspace'),
-    ...errorResponses('invalid_request', 'not_found'),
+    ...adminWriteErrors('invalid_request', 'not_found'),
   },
 });
 
@@ -83,7 +78,7 @@ const newKey = createRoute({
   summary: 'Create an API key (shown once)',
   request: {
     params: idParam,
-    body: json(
+    body: jsonBody(
       z.object({ name: z.string().min(1).max(200).optional(), access: z.enum(['write', 'read']) }),
     ),
   },
@@ -94,7 +89,7 @@ const newKey = createRoute({
         .openapi('AdminNewKey'),
       'The key',
     ),
-    ...errorResponses('invalid_request', 'not_found'),
+    ...adminWriteErrors('invalid_request', 'not_found'),
   },
 });
 
@@ -105,7 +100,7 @@ const revoke = createRoute({
   request: { params: idParam },
   responses: {
     200: jsonResponse(AdminKeySchema, 'The revoked key'),
-    ...errorResponses('invalid_request', 'not_found'),
+    ...adminWriteErrors('invalid_request', 'not_found'),
   },
 });
 

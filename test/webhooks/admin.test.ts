@@ -216,6 +216,19 @@ describe('test send', () => {
     expect(verify(star.secret, sig(got), String(got?.body))).toBe(true);
   });
 
+  test('a JSON content type with no body is no body: the test send goes', async () => {
+    const { ws, r, hook } = await setup();
+    await createJob(ws, 'Roof');
+    await advance(h, 0);
+    const res = await h.admin.raw('POST', `/webhooks/${hook.id}/test`, {
+      headers: { 'Content-Type': 'application/json' },
+      body: '',
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ kind: 'test', event: 'job.created' });
+    expect(r.received.at(-1)?.json.event_test).toBe(true);
+  });
+
   test('test send to an unknown webhook is 404', async () => {
     await setup();
     const res = await h.admin.post(`/webhooks/${randomUUID()}/test`);

@@ -63,6 +63,10 @@ export const writeErrors = [
   'payload_too_large',
 ] as const;
 
+/** A control API call that may carry a body: it may also be refused as too large (413). */
+export const adminWriteErrors = (...codes: ErrorCode[]) =>
+  errorResponses(...codes, 'payload_too_large');
+
 export const jsonResponse = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
   headers: standardHeaders,
