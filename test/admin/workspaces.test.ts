@@ -148,10 +148,20 @@ describe('keys', () => {
     expect(unknown.status).toBe(404);
   });
 
-  test('a path id that is not a uuid is 400 naming id', async () => {
+  test('a path id that is not a uuid names nothing: 404 not_found', async () => {
     const h = harness();
     const res = await h.admin.delete('/keys/not-a-uuid', { invalid: true });
-    expect(res.status).toBe(400);
-    expect(res.body.error.field).toBe('id');
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('not_found');
+  });
+
+  test('an id in upper case names the same workspace', async () => {
+    const h = harness();
+    const created = await h.admin.post('/workspaces', { name: 'Upper' });
+    const res = await h.admin.patch(`/workspaces/${created.body.id.toUpperCase()}`, {
+      subscription_active: false,
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.id).toBe(created.body.id);
   });
 });

@@ -173,6 +173,14 @@ describe('POST /contacts: identity', () => {
 });
 
 describe('POST /contacts: email', () => {
+  test('an email with spaces around is trimmed, then checked and stored', async () => {
+    const { ws } = await setup();
+    // The document states the email format; svc forgives the spaces around it.
+    const res = await ws.api.post('/contacts', { email: '  Pat@Example.com ' }, { invalid: true });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.email).toBe('pat@example.com');
+  });
+
   test('an email is stored lower-case', async () => {
     const { ws } = await setup();
     const res = await ws.api.post('/contacts', { email: 'Pat.Doe@Example.COM' });
@@ -237,6 +245,16 @@ describe('POST /contacts: type, trades, state, assignee', () => {
     const res = await ws.api.post('/contacts', { name: 'Ann Lee', type });
     expect(res.status).toBe(201);
     expect(res.body.type).toBe(type);
+  });
+
+  test('trades are trimmed, blanks dropped, repeats kept once, as tags are', async () => {
+    const { ws } = await setup();
+    const res = await ws.api.post('/contacts', {
+      company: 'Gutter Pros',
+      type: 'subcontractor',
+      trades: [' gutters', '', 'gutters', 'siding '],
+    });
+    expect(res.body.trades).toEqual(['gutters', 'siding']);
   });
 
   test('trades of a subcontractor are stored in order', async () => {

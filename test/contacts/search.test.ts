@@ -161,6 +161,20 @@ describe('GET /contacts/search: the first criterion that matches wins', () => {
 });
 
 describe('GET /contacts/search: the list', () => {
+  test('criteria longer than any field can hold find nothing, and are no error', async () => {
+    const { h, ws } = await setup();
+    await contact(h, ws, { name: 'Pat Doe', email: 'pat@example.com', phone: '615-555-0148' });
+    for (const [key, value] of [
+      ['email', `${'p'.repeat(300)}@example.com`],
+      ['phone', '6'.repeat(60)],
+      ['name', 'P'.repeat(300)],
+    ] as [string, string][]) {
+      const res = await ws.api.get('/contacts/search', { query: { [key]: value } });
+      expect(res.status, key).toBe(200);
+      expect(res.body.data).toEqual([]);
+    }
+  });
+
   test('no criteria is an empty list, never the newest contacts', async () => {
     const { h, ws } = await setup();
     await contact(h, ws, { name: 'Pat Doe' });

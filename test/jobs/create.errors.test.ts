@@ -49,7 +49,9 @@ const MALFORMED: [string, string, Record<string, unknown>][] = [
   ['final_amount over a billion', 'final_amount', { ...BASE, final_amount: 1e9 + 1 }],
   ['rcv_amount a string', 'rcv_amount', { ...BASE, rcv_amount: '100' }],
   ['damage_types a number', 'damage_types', { ...BASE, damage_types: 5 }],
-  ['tags of numbers', 'tags', { ...BASE, tags: [1, 2] }],
+  ['tags of numbers', 'tags[0]', { ...BASE, tags: [1, 2] }],
+  ['a tag that is not a string', 'tags[1]', { ...BASE, tags: ['vip', 7] }],
+  ['a tag over 100', 'tags[0]', { ...BASE, tags: ['t'.repeat(101)] }],
   ['notes over 10000', 'notes', { ...BASE, notes: 'x'.repeat(10_001) }],
 ];
 

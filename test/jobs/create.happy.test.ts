@@ -236,6 +236,28 @@ describe('fields sent on create are kept', () => {
     expect(job.address).toHaveLength(300);
   });
 
+  test('a name of 200 characters with spaces around is trimmed first, then counted', async () => {
+    const { ws } = await setup();
+    // The document states the trimmed limit; svc forgives the spaces around it.
+    const res = await ws.api.post(
+      '/jobs',
+      { name: ` ${'n'.repeat(200)}  `, address: '1 Main St' },
+      { invalid: true },
+    );
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.name).toBe('n'.repeat(200));
+  });
+
+  test('tags and damage_types are trimmed, blanks dropped, repeats kept once', async () => {
+    const { ws } = await setup();
+    const job = await newJob(ws, {
+      tags: ['vip', ' vip ', '', 'storm'],
+      damage_types: ' hail, ,wind,hail',
+    });
+    expect(job.tags).toEqual(['vip', 'storm']);
+    expect(job.damage_types).toEqual(['hail', 'wind']);
+  });
+
   test.each([
     [{ job_name: 'Via alias', name: undefined }, 'name', 'Via alias'],
     [{ property_address: '9 Alias Way', address: undefined }, 'address', '9 Alias Way'],

@@ -113,6 +113,20 @@ describe('GET /jobs/search: what each criterion matches', () => {
 });
 
 describe('GET /jobs/search: the result', () => {
+  test('criteria longer than any field can hold find nothing, and are no error', async () => {
+    const { ws } = await setup();
+    for (const [key, value] of [
+      ['address', 'a'.repeat(400)],
+      ['name', 'n'.repeat(300)],
+      ['job_number', 'J'.repeat(100)],
+      ['claim_number', 'C'.repeat(200)],
+    ] as [string, string][]) {
+      const res = await ws.api.get('/jobs/search', { query: { [key]: value } });
+      expect(res.status, key).toBe(200);
+      expect(res.body.data).toEqual([]);
+    }
+  });
+
   test('no criteria gives an empty list, never the newest jobs', async () => {
     const { ws } = await setup();
     await newJob(ws, TARGET);

@@ -67,6 +67,27 @@ describe('routes', () => {
     expect(templated.headers.get('Allow')).toBe('DELETE, PATCH');
   });
 
+  test('a path id of any form names no record: 404 not_found, never a 400', async () => {
+    const { ws } = await setup();
+    for (const id of ['not-a-uuid', '11111111-1111-1111-1111-111111111111', '123']) {
+      const res = await ws.api.get(`/jobs/${id}`, { invalid: true });
+      expect(res.status, id).toBe(404);
+      expect(res.body.error.code).toBe('not_found');
+    }
+  });
+
+  test('an id in upper case names the same record, in the path and in a body', async () => {
+    const { ws } = await setup();
+    const job = await ws.api.post('/jobs', { name: 'Roof', address: '1 Main St' });
+    const upper = String(job.body.id).toUpperCase();
+    const got = await ws.api.get(`/jobs/${upper}`);
+    expect(got.status, got.text).toBe(200);
+    expect(got.body.id).toBe(job.body.id);
+    const note = await ws.api.post('/notes', { job_id: upper, content: 'Shingles ordered' });
+    expect(note.status, note.text).toBe(201);
+    expect(note.body.job_id).toBe(job.body.id);
+  });
+
   test('an unknown record is 404 not_found', async () => {
     const { ws } = await setup();
     const res = await ws.api.patch('/widgets/7b0c5b2e-5d2a-4b43-9d59-6a1f0b7f5a11', { name: 'x' });
@@ -131,6 +152,17 @@ describe('bad input', () => {
     await ws.api.post('/widgets', { name: 'x', count: -1 }, { invalid: true });
     const list = await ws.api.get('/widgets');
     expect(list.body.data).toEqual([]);
+  });
+
+  test('a body over 25 MB to the control API is 413 payload_too_large too', async () => {
+    const h = harness();
+    const res = await h.admin.raw('POST', '/workspaces', {
+      body: JSON.stringify({ name: 'x'.repeat(26 * 1024 * 1024) }),
+      headers: { 'Content-Type': 'application/json' },
+      invalid: true,
+    });
+    expect(res.status).toBe(413);
+    expect(res.body.error.code).toBe('payload_too_large');
   });
 
   test('a body over 25 MB is 413 payload_too_large', async () => {

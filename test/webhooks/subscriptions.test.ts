@@ -807,15 +807,15 @@ describe('GET and DELETE /webhooks', () => {
   });
 
   test.each([['not-a-uuid'], ['12345'], ['7b0c5b2e-5d2a-4b43-9d59-6a1f0b7f5a1']])(
-    'an id that is not a uuid (%s) is 400 field id on GET and DELETE',
+    'an id that is not a uuid (%s) names no subscription: 404 on GET and DELETE',
     async (id) => {
       const { ws } = await fresh();
       for (const res of [
         await ws.api.get(`/webhooks/${id}`, { invalid: true }),
         await ws.api.delete(`/webhooks/${id}`, { invalid: true }),
       ]) {
-        expect(res.status).toBe(400);
-        expect(res.body.error).toMatchObject({ code: 'invalid_request', field: 'id' });
+        expect(res.status).toBe(404);
+        expect(res.body.error).toMatchObject({ code: 'not_found' });
       }
     },
   );

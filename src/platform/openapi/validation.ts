@@ -25,7 +25,25 @@ function describe(issue: Issue, field: string | undefined): string {
   return `${name}: ${issue.message}`;
 }
 
-export function issueToError(issue: Issue): ApiError {
+// A value that matches no branch of a union (an array or a comma string; a number or "") is
+// reported by the branch that got furthest into it, so `tags: ["a", 1]` names `tags[1]` and says
+// what was expected there; on a tie, the first branch, the field's main form, speaks.
+function furthest(issue: Issue): Issue {
+  if (issue.code !== 'invalid_union') {
+    return issue;
+  }
+  let best: Issue | undefined;
+  for (const branch of issue.errors) {
+    const first = branch[0];
+    if (first && (best === undefined || first.path.length > best.path.length)) {
+      best = first;
+    }
+  }
+  return best ? furthest({ ...best, path: [...issue.path, ...best.path] }) : issue;
+}
+
+export function issueToError(reported: Issue): ApiError {
+  const issue = furthest(reported);
   const field = fieldOf(issue.path);
   return new ApiError('invalid_request', describe(issue, field), field);
 }

@@ -3,12 +3,23 @@ import { stateCode } from './us-states';
 
 // Field builders shared by the record resources, so one rule reads the same everywhere.
 
-/** A single-line text field; surrounding white space is dropped. */
-export const text = (max: number) =>
+// No regex flags: the pattern is also the OpenAPI document's, where flags do not exist.
+const UUID_FORM = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+/**
+ * A record id sent in a body or a query. Any 8-4-4-4-12 hex form is taken (zod's uuid() also
+ * checks the version and variant digits, refusing ids a client may well make up for a test) and
+ * upper case names the same record as lower case: svc's ids are lower case.
+ */
+export const uuidInput = () =>
   z
     .string()
-    .max(max)
-    .transform((v) => v.trim());
+    .regex(UUID_FORM, 'must be a UUID')
+    .transform((v) => v.toLowerCase())
+    .openapi({ format: 'uuid' });
+
+/** A single-line text field; surrounding white space is dropped. */
+export const text = (max: number) => z.string().trim().max(max);
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -50,16 +61,19 @@ export const usState = () =>
     })
     .openapi({ description: 'A two-letter code (TX) or a name (Texas)' });
 
-const splitList = (value: string[] | string): string[] => {
-  const items = (typeof value === 'string' ? value.split(',') : value).map((v) => v.trim());
-  return [...new Set(items.filter((v) => v !== ''))];
-};
+// decisions.md: list items are trimmed, blanks dropped, repeats kept once.
+const tidyList = (items: readonly string[]): string[] => [
+  ...new Set(items.map((v) => v.trim()).filter((v) => v !== '')),
+];
+
+/** An array of short strings (`trades`). */
+export const stringArray = () => z.array(z.string().max(100)).max(100).transform(tidyList);
 
 /** spec, Jobs: an array of strings, or one comma-separated string. */
 export const stringList = () =>
   z
     .union([z.array(z.string().max(100)).max(100), z.string().max(5000)])
-    .transform(splitList)
+    .transform((v) => tidyList(typeof v === 'string' ? v.split(',') : v))
     .openapi({ description: 'An array of strings, or one comma-separated string' });
 
 /** PATCH: `null` (and, where `blankClears`, an empty string) clears the field. */

@@ -13,8 +13,13 @@ import { DeletedSchema } from '../../platform/openapi/schemas';
 import { listBody, pageStart } from '../../platform/paging';
 import type { Position, Rec } from '../../store';
 
+// spec, Errors: 404 is "no such record in this workspace", and an id of any other form names none
+// either, so it is not refused as malformed; upper case names the same record (decisions.md).
 export const idParam = z.object({
-  id: z.uuid().openapi({ param: { name: 'id', in: 'path' }, description: 'The record id' }),
+  id: z
+    .string()
+    .transform((v) => v.toLowerCase())
+    .openapi({ param: { name: 'id', in: 'path' }, format: 'uuid', description: 'The record id' }),
 });
 
 /** A JSON request body validated by `schema`. */

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { listOf, timestamp } from '../../platform/openapi/schemas';
 import { limitParam, pagingQuery } from '../../platform/paging';
 import type { Rec } from '../../store';
-import { patchShape, text, usState } from '../common/fields';
+import { patchShape, stringArray, text, usState, uuidInput } from '../common/fields';
 
 export const CONTACT_TYPES = [
   'homeowner',
@@ -80,14 +80,14 @@ export const ContactSchema = z
 const fields = {
   first_name: text(100),
   last_name: text(100),
-  email: z.email().max(254),
+  email: z.string().trim().max(254).email(),
   phone: z
     .string()
     .max(40)
     .openapi({ description: 'Any common form; US numbers are stored as (NNN) NNN-NNNN' }),
   company: text(200),
   type: z.enum(CONTACT_TYPES),
-  trades: z.array(text(100)).max(50),
+  trades: stringArray(),
   address: text(300),
   city: text(100),
   state: usState(),
@@ -96,7 +96,7 @@ const fields = {
   claim_number: text(100),
   adjuster_type: text(100),
   adjuster_extension: text(20),
-  assigned_to: z.uuid().openapi({ description: 'A teammate user id from /users' }),
+  assigned_to: uuidInput().openapi({ description: 'A teammate user id from /users' }),
 };
 
 // spec, Scope rule 4: the API cannot set sms_consent. svc refuses it rather than ignoring it, so a
@@ -134,13 +134,13 @@ export type ContactUpdate = z.output<typeof ContactUpdateSchema>;
 
 export const ContactListQuery = pagingQuery.extend({
   type: z.enum(CONTACT_TYPES).optional(),
-  assigned_to: z.uuid().optional(),
+  assigned_to: uuidInput().optional(),
 });
 
 export const ContactSearchQuery = z.object({
-  email: z.string().max(254).optional(),
-  phone: z.string().max(40).optional(),
-  name: z.string().max(200).optional(),
+  email: z.string().optional(),
+  phone: z.string().optional(),
+  name: z.string().optional(),
   limit: limitParam,
 });
 

@@ -1,6 +1,14 @@
 import { z } from '@hono/zod-openapi';
 import { limitParam, pagingQuery } from '../../platform/paging';
-import { blankablePatchShape, date, money, stringList, text, usState } from '../common/fields';
+import {
+  blankablePatchShape,
+  date,
+  money,
+  stringList,
+  text,
+  usState,
+  uuidInput,
+} from '../common/fields';
 import { FINANCING_METHODS, JOB_TYPES, PRIORITIES } from './schema';
 
 // Fields a job body shares between create and update (spec, JobCreate and JobUpdate).
@@ -9,9 +17,9 @@ const shared = {
   county: text(100),
   state: usState(),
   postal_code: text(20),
-  homeowner_id: z.uuid(),
-  adjuster_id: z.uuid(),
-  assigned_to: z.uuid().openapi({ description: 'A teammate user id from /users' }),
+  homeowner_id: uuidInput(),
+  adjuster_id: uuidInput(),
+  assigned_to: uuidInput().openapi({ description: 'A teammate user id from /users' }),
   lead_source: text(100),
   priority: z.enum(PRIORITIES),
   insurance_company: text(200),
@@ -51,7 +59,7 @@ export const JobCreateSchema = z
     zip: text(20).optional().openapi({ description: 'Alias of postal_code' }),
     job_type: z.enum(JOB_TYPES).optional(),
     stage: stage.optional(),
-    pipeline_id: z.uuid().optional(),
+    pipeline_id: uuidInput().optional(),
     notes: z.string().max(10_000).optional().openapi({ description: 'Becomes the first note' }),
     ...z.object(shared).partial().shape,
   })
@@ -81,7 +89,7 @@ export const JobUpdateSchema = z
     zip: text(20).nullable().optional().openapi({ description: 'Alias of postal_code' }),
     job_type: z.enum(JOB_TYPES).optional(),
     stage: stage.optional(),
-    pipeline_id: z.uuid().optional(),
+    pipeline_id: uuidInput().optional(),
     archived: z.boolean().optional(),
   })
   .openapi('JobUpdate');
@@ -91,14 +99,12 @@ export type JobUpdate = z.output<typeof JobUpdateSchema>;
 
 export const JobListQuery = pagingQuery.extend({
   stage: z.string().max(100).optional().openapi({ description: 'A stage key' }),
-  pipeline_id: z.uuid().optional(),
+  pipeline_id: uuidInput().optional(),
   job_type: z.enum(JOB_TYPES).optional(),
-  assigned_to: z
-    .uuid()
+  assigned_to: uuidInput()
     .optional()
     .openapi({ description: 'Matches the primary or any co-assignee' }),
-  contact_id: z
-    .uuid()
+  contact_id: uuidInput()
     .optional()
     .openapi({ description: 'The homeowner, adjuster or a secondary contact or adjuster' }),
   archived: z
@@ -110,11 +116,11 @@ export const JobListQuery = pagingQuery.extend({
 export type JobListQuery = z.output<typeof JobListQuery>;
 
 export const JobSearchQuery = z.object({
-  address: z.string().max(300).optional().openapi({ description: 'Partial match' }),
-  name: z.string().max(200).optional().openapi({ description: 'Partial match' }),
-  job_number: z.string().max(50).optional().openapi({ description: 'Whole, case-insensitive' }),
-  claim_number: z.string().max(100).optional().openapi({ description: 'Whole, case-insensitive' }),
-  contact_id: z.uuid().optional(),
+  address: z.string().optional().openapi({ description: 'Partial match' }),
+  name: z.string().optional().openapi({ description: 'Partial match' }),
+  job_number: z.string().optional().openapi({ description: 'Whole, case-insensitive' }),
+  claim_number: z.string().optional().openapi({ description: 'Whole, case-insensitive' }),
+  contact_id: uuidInput().optional(),
   limit: limitParam,
 });
 

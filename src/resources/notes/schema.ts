@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { listOf, timestamp } from '../../platform/openapi/schemas';
 import { pagingQuery } from '../../platform/paging';
 import type { Rec } from '../../store';
+import { uuidInput } from '../common/fields';
 
 export type Note = Rec & {
   object: 'note';
@@ -44,9 +45,9 @@ export const noteContent = () =>
     .refine((v) => v.trim() !== '', 'content must not be empty');
 
 export const NoteCreateSchema = z
-  .object({ job_id: z.uuid(), content: noteContent() })
+  .object({ job_id: uuidInput(), content: noteContent() })
   .openapi('NoteCreate');
 
-export const NoteListQuery = pagingQuery.extend({ job_id: z.uuid().optional() });
+export const NoteListQuery = pagingQuery.extend({ job_id: uuidInput().optional() });
 
 export const NoteListSchema = listOf(NoteSchema, 'NoteList');

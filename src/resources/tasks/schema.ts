@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { listOf, nullableTimestamp, timestamp } from '../../platform/openapi/schemas';
 import { pagingQuery } from '../../platform/paging';
 import type { Rec } from '../../store';
-import { date, patchShape, text } from '../common/fields';
+import { date, patchShape, text, uuidInput } from '../common/fields';
 import { wallClockField } from './wall-clock';
 
 export const TASK_PRIORITIES = ['low', 'normal', 'high'] as const;
@@ -86,9 +86,9 @@ const fields = {
     .int()
     .min(0)
     .max(60 * 24 * 31),
-  job_id: z.uuid(),
-  contact_id: z.uuid(),
-  assigned_to: z.uuid().openapi({ description: 'A teammate user id from /users' }),
+  job_id: uuidInput(),
+  contact_id: uuidInput(),
+  assigned_to: uuidInput().openapi({ description: 'A teammate user id from /users' }),
 };
 
 const title = text(300);
@@ -122,9 +122,9 @@ export const TaskListQuery = pagingQuery.extend({
     .enum(['true', 'false'])
     .optional()
     .openapi({ description: 'true: appointments only; false: tasks that are not appointments' }),
-  job_id: z.uuid().optional(),
-  contact_id: z.uuid().optional(),
-  assigned_to: z.uuid().optional(),
+  job_id: uuidInput().optional(),
+  contact_id: uuidInput().optional(),
+  assigned_to: uuidInput().optional(),
   due_after: dueBound('Due at or after (wall-clock, date or YYYY-MM-DDTHH:MM:SS)'),
   due_before: dueBound('Due before (wall-clock, date or YYYY-MM-DDTHH:MM:SS)'),
 });
