@@ -85,12 +85,14 @@ function purgeJob(ws: TxScope<WorkspaceCollections>, id: string): void {
   }
 }
 
-/** A purged contact takes its tasks with it, and leaves the jobs it was on. */
+/** A purged contact takes its own tasks with it, and leaves the jobs (and their tasks) it was on. */
 function purgeContact(ws: TxScope<WorkspaceCollections>, id: string): void {
   ws.delete('contacts', id);
   for (const task of ws.all('tasks')) {
-    if (task.contact_id === id) {
+    if (task.contact_id === id && task.job_id === null) {
       ws.delete('tasks', task.id);
+    } else if (task.contact_id === id) {
+      ws.put('tasks', { ...task, contact_id: null });
     }
   }
   for (const job of ws.all('jobs')) {

@@ -279,7 +279,7 @@ describe('refused updates', () => {
     expect((await ws.api.get(`/tasks/${task.id}`)).body).toEqual(task);
   });
 
-  test('end_date before the day of due_date is 400 field end_date, whichever of the two moves', async () => {
+  test('end_date before the day of due_date is 400 naming the field the request moved', async () => {
     const { ws } = await setup();
     const task = await addTask(ws, {
       title: 'Build',
@@ -289,7 +289,7 @@ describe('refused updates', () => {
     expectInvalid(await ws.api.patch(`/tasks/${task.id}`, { end_date: '2026-05-13' }), 'end_date');
     expectInvalid(
       await ws.api.patch(`/tasks/${task.id}`, { due_date: '2026-05-16T07:00:00' }),
-      'end_date',
+      'due_date',
     );
     expect((await ws.api.get(`/tasks/${task.id}`)).body).toEqual(task);
     const both = await ws.api.patch(`/tasks/${task.id}`, {

@@ -2,8 +2,9 @@ import { describe, expect, test } from 'vitest';
 import type { Harness, Json, TestWorkspace } from '../support/harness';
 import { addContact, addJob, addTask, advance, allIds, idsOf, setup } from './setup';
 
-// decisions.md, Tasks: a task of a deleted job or contact is hidden (404 by id) until the job or
-// contact is restored; spec, Conventions: a deleted job or contact keeps everything on it.
+// decisions.md, Tasks: a task belongs to its job when it has one, else to its contact, and is
+// hidden (404 by id) while that is deleted, until it is restored; spec, Conventions: a deleted job
+// or contact keeps everything on it.
 
 /** Everywhere a task can be seen: by id and in every list that could hold it. */
 async function whereSeen(ws: TestWorkspace, task: Json): Promise<string[]> {
@@ -104,25 +105,52 @@ describe('a deleted job', () => {
 });
 
 describe('a deleted contact', () => {
-  test('hides its tasks everywhere, and a restore brings them back unchanged', async () => {
+  test('hides its own tasks everywhere, and a restore brings them back unchanged', async () => {
+    const { h, ws } = await setup();
+    const contactId = await addContact(ws);
+    const task = await addTask(ws, { title: 'Call Mary', contact_id: contactId });
+    expect((await ws.api.delete(`/contacts/${contactId}`)).status).toBe(200);
+    expect(await whereSeen(ws, task)).toEqual([]);
+
+    await restore(h, 'contacts', contactId);
+    expect((await ws.api.get(`/tasks/${task.id}`)).body).toEqual(task);
+    expect((await whereSeen(ws, task)).sort()).toEqual(everywhere(task));
+  });
+
+  test('a task on a live job stays, its contact link hidden until the contact is restored', async () => {
     const { h, ws } = await setup();
     const contactId = await addContact(ws);
     const jobId = await addJob(ws);
-    const task = await addTask(ws, { title: 'Call Mary', contact_id: contactId });
     const appt = await addTask(ws, {
       appointment_type: 'inspection',
       contact_id: contactId,
       job_id: jobId,
     });
     expect((await ws.api.delete(`/contacts/${contactId}`)).status).toBe(200);
-    expect(await whereSeen(ws, task)).toEqual([]);
-    expect(await whereSeen(ws, appt)).toEqual([]);
-    expect((await ws.api.get(`/jobs/${jobId}`)).status).toBe(200);
+    const shown = await ws.api.get(`/tasks/${appt.id}`);
+    expect(shown.body).toEqual({ ...appt, contact_id: null });
+    expect(idsOf(await ws.api.get(`/jobs/${jobId}/tasks`))).toEqual([appt.id]);
+    expect(await allIds(ws, '/tasks', { contact_id: contactId })).toEqual([]);
 
     await restore(h, 'contacts', contactId);
-    expect((await ws.api.get(`/tasks/${task.id}`)).body).toEqual(task);
-    expect((await whereSeen(ws, task)).sort()).toEqual(everywhere(task));
+    expect((await ws.api.get(`/tasks/${appt.id}`)).body).toEqual(appt);
     expect((await whereSeen(ws, appt)).sort()).toEqual(everywhere(appt));
+  });
+
+  test('purged after 30 days, it takes its own tasks and leaves job tasks without the link', async () => {
+    const { h, ws } = await setup();
+    const contactId = await addContact(ws);
+    const jobId = await addJob(ws);
+    const own = await addTask(ws, { title: 'Call Mary', contact_id: contactId });
+    const onJob = await addTask(ws, { title: 'Measure', contact_id: contactId, job_id: jobId });
+    await ws.api.delete(`/contacts/${contactId}`);
+    await advance(h, 30 * 24 * 3600 + 1);
+    expect((await ws.api.get(`/tasks/${own.id}`)).status).toBe(404);
+    expect((await h.admin.post(`/contacts/${contactId}/restore`)).status).toBe(404);
+    const kept = await ws.api.get(`/tasks/${onJob.id}`);
+    expect(kept.status).toBe(200);
+    expect(kept.body.contact_id).toBeNull();
+    expect(kept.body.updated_at).toBe(onJob.updated_at);
   });
 
   test('its hidden task is 404 on PATCH and DELETE too', async () => {
@@ -134,17 +162,16 @@ describe('a deleted contact', () => {
     expect((await ws.api.delete(`/tasks/${task.id}`)).status).toBe(404);
   });
 
-  test('a task on a deleted job and a deleted contact returns only once both are restored', async () => {
+  test('a task on a job follows the job, whatever becomes of its contact', async () => {
     const { h, ws } = await setup();
     const jobId = await addJob(ws);
     const contactId = await addContact(ws);
     const task = await addTask(ws, { title: 'Both', job_id: jobId, contact_id: contactId });
     await ws.api.delete(`/jobs/${jobId}`);
     await ws.api.delete(`/contacts/${contactId}`);
-    await restore(h, 'jobs', jobId);
-    expect((await ws.api.get(`/tasks/${task.id}`)).status).toBe(404);
-    expect(await allIds(ws, `/jobs/${jobId}/tasks`)).toEqual([]);
     await restore(h, 'contacts', contactId);
+    expect((await ws.api.get(`/tasks/${task.id}`)).status).toBe(404);
+    await restore(h, 'jobs', jobId);
     expect((await ws.api.get(`/tasks/${task.id}`)).body).toEqual(task);
   });
 });

@@ -27,7 +27,7 @@ export function presentTask(ctx: ServiceContext, t: Task): z.infer<typeof TaskSc
     customer_reminder: t.customer_reminder,
     reminder_minutes: t.reminder_minutes,
     job_id: t.job_id,
-    contact_id: t.contact_id,
+    contact_id: linkedContact(ctx, t),
     assigned_to_id: t.assigned_to_id,
     assigned_to_name: t.assigned_to_id
       ? (ctx.ws.get('users', t.assigned_to_id)?.name ?? null)
@@ -38,10 +38,18 @@ export function presentTask(ctx: ServiceContext, t: Task): z.infer<typeof TaskSc
   };
 }
 
-/** A task of a deleted job or contact is gone with it, until that is restored. */
+// decisions.md: a task belongs to its job when it has one, else to its contact, and is gone with
+// the one it belongs to until that is restored. A task on a live job stays when its contact is
+// deleted; the link is hidden meanwhile, as a job hides a deleted homeowner.
 const isVisible = (ctx: ServiceContext, task: Task) =>
-  jobIsLive(ctx, task.job_id) &&
-  (task.contact_id === null || findContact(ctx, task.contact_id) !== undefined);
+  task.job_id !== null
+    ? jobIsLive(ctx, task.job_id)
+    : task.contact_id === null || findContact(ctx, task.contact_id) !== undefined;
+
+const linkedContact = (ctx: ServiceContext, task: Task): string | null =>
+  task.contact_id !== null && findContact(ctx, task.contact_id) !== undefined
+    ? task.contact_id
+    : null;
 
 export function getTask(ctx: ServiceContext, id: string): Task {
   const task = ctx.ws.get('tasks', id);
@@ -87,13 +95,15 @@ function fieldsOf(ctx: ServiceContext, input: TaskCreate | TaskUpdate, current?:
 }
 
 /** An end date before the day the task is due is a mistake in the request. */
-function checkEndDate(task: Pick<Task, 'due_date' | 'end_date'>): void {
+// `field` names what the request sent: moving due_date past a stored end_date is a due_date error.
+function checkEndDate(task: Pick<Task, 'due_date' | 'end_date'>, input: TaskCreate | TaskUpdate) {
   if (
     task.end_date !== null &&
     task.due_date !== null &&
     task.end_date < task.due_date.slice(0, 10)
   ) {
-    throw new ApiError('invalid_request', 'end_date is before the day of due_date', 'end_date');
+    const field = input.end_date === undefined ? 'due_date' : 'end_date';
+    throw new ApiError('invalid_request', 'end_date is before the day of due_date', field);
   }
 }
 
@@ -124,7 +134,7 @@ export function createTask(ctx: ServiceContext, input: TaskCreate): Task {
     }
     fields.title = APPOINTMENT_TITLES[fields.appointment_type];
   }
-  checkEndDate(fields);
+  checkEndDate(fields, input);
   const now = ctx.clock.iso();
   return ctx.ws.transaction((tx) =>
     tx.put('tasks', { id: newId(), object: 'task', ...fields, created_at: now, updated_at: now }),
@@ -137,7 +147,7 @@ export function updateTask(ctx: ServiceContext, id: string, input: TaskUpdate): 
     throw new ApiError('invalid_request', 'title cannot be empty', 'title');
   }
   const next: Task = { ...task, ...fieldsOf(ctx, input, task) };
-  checkEndDate(next);
+  checkEndDate(next, input);
   if (JSON.stringify(next) === JSON.stringify(task)) {
     return task;
   }
@@ -168,7 +178,7 @@ export function listTasks(
       (!q.onlyAppointments || isAppointment(t)) &&
       (q.appointments === undefined || isAppointment(t) === (q.appointments === 'true')) &&
       (q.job_id === undefined || t.job_id === q.job_id) &&
-      (q.contact_id === undefined || t.contact_id === q.contact_id) &&
+      (q.contact_id === undefined || linkedContact(ctx, t) === q.contact_id) &&
       (q.assigned_to === undefined || t.assigned_to_id === q.assigned_to) &&
       // spec, Tasks: due_after / due_before compare wall-clock digits, never shifted
       (q.due_after === undefined || (t.due_date !== null && t.due_date >= q.due_after)) &&
