@@ -11,7 +11,12 @@ import type { Body } from './rules';
 const bad = (key: string, message: string) =>
   new ApiError('invalid_request', message, `filters.${key}`);
 
-function checkValue(ctx: ServiceContext, def: FilterDef, value: unknown): string {
+function checkValue(
+  ctx: ServiceContext,
+  def: FilterDef,
+  value: unknown,
+  pipelineId: string | undefined,
+): string {
   // is_appointment is a yes/no: the JSON true reads as naturally as the string.
   const text = value === true && def.key === 'is_appointment' ? 'true' : value;
   if (typeof text !== 'string' || text.trim() === '') {
@@ -19,21 +24,24 @@ function checkValue(ctx: ServiceContext, def: FilterDef, value: unknown): string
   }
   switch (def.kind) {
     case 'stage':
+      // Labels repeat across boards ("New Lead"): with a pipeline filter, the stage is that
+      // board's, or the subscription could never match.
       try {
-        return resolveStage(ctx, text).key;
+        return resolveStage(ctx, text, { pipelineId }).key;
       } catch {
-        throw bad(def.key, `no stage of this workspace has the key or label "${text}"`);
+        const where = pipelineId === undefined ? 'of this workspace' : 'on that pipeline';
+        throw bad(def.key, `no stage ${where} has the key or label "${text}"`);
       }
     case 'pipeline':
-      if (!ctx.ws.get('pipelines', text)) {
+      if (!ctx.ws.get('pipelines', text.trim().toLowerCase())) {
         throw bad(def.key, `filters.${def.key} is not a pipeline of this workspace`);
       }
-      return text;
+      return text.trim().toLowerCase();
     case 'user':
-      if (!findUser(ctx, text)) {
+      if (!findUser(ctx, text.trim().toLowerCase())) {
         throw bad(def.key, `filters.${def.key} is not a user of this workspace`);
       }
-      return text;
+      return text.trim().toLowerCase();
     case 'enum':
       if (!def.values?.includes(text)) {
         throw bad(def.key, `filters.${def.key} must be one of ${def.values?.join(', ')}`);
@@ -49,7 +57,11 @@ export function checkFilters(
   filters: Record<string, unknown>,
 ): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(filters)) {
+  // The pipeline first: a stage filter is read on the board it names.
+  const entries = Object.entries(filters).sort(([a], [b]) =>
+    a === 'pipeline_id' ? -1 : b === 'pipeline_id' ? 1 : 0,
+  );
+  for (const [key, value] of entries) {
     const filter = def.filters.find((f) => f.key === key);
     if (!filter) {
       const accepted = def.filters.map((f) => f.key);
@@ -60,9 +72,9 @@ export function checkFilters(
           : `${def.event} accepts the filters ${accepted.join(', ')}`,
       );
     }
-    out[key] = checkValue(ctx, filter, value);
+    out[key] = checkValue(ctx, filter, value, out.pipeline_id);
   }
-  return out;
+  return Object.fromEntries(Object.keys(filters).map((key) => [key, out[key] ?? '']));
 }
 
 /** The field of the delivery a filter key reads, where the names differ. */

@@ -70,6 +70,29 @@ describe('job.created', () => {
     expect(idsReceived(c.rx)).toEqual([hit.id]);
   });
 
+  test('a label beside pipeline_id is read on that board: "New Lead" on Retail is retail_lead', async () => {
+    const c = await setup();
+    const retail = pipeline(c, 'Retail');
+    const sub = await subscribe(c, 'job.created', { stage: 'New Lead', pipeline_id: retail.id });
+    expect(sub.filters).toEqual({ stage: 'retail_lead', pipeline_id: retail.id });
+    const hit = await newJob(c.ws, { pipeline_id: retail.id, stage: 'New Lead' });
+    await newJob(c.ws, { stage: 'New Lead' });
+    await advance(c.h, 0);
+    expect(idsReceived(c.rx)).toEqual([hit.id]);
+  });
+
+  test('a stage off the board pipeline_id names is 400 naming filters.stage', async () => {
+    const c = await setup();
+    const retail = pipeline(c, 'Retail');
+    const res = await c.ws.api.post('/webhooks', {
+      event: 'job.created',
+      target_url: c.rx.url,
+      filters: { stage: 'claim_filed', pipeline_id: retail.id },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'invalid_request', field: 'filters.stage' });
+  });
+
   test('job_type: only jobs of that type are delivered', async () => {
     const c = await setup();
     await subscribe(c, 'job.created', { job_type: 'retail' });
