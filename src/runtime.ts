@@ -37,6 +37,7 @@ export const defaultConfig = (overrides: Partial<Config> = {}): Config => ({
   rateLimit: 120,
   allowLocalTargets: false,
   publicUrl: 'http://localhost',
+  appUrlFromRequest: true,
   webhookCoalesceMs: 1000,
   webhookTimeoutMs: TIMEOUT_MS,
   log: (line) => process.stderr.write(`${line}\n`),

@@ -47,8 +47,11 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const { port } = server.address() as AddressInfo;
   const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   const url = `http://${host}:${port}`;
-  // Records' URLs in webhook deliveries point at this server, as it was reached.
-  opts.config.publicUrl = url;
+  // decisions.md: records' URLs, in GET and in deliveries alike, point at this server's address;
+  // on a wildcard host (0.0.0.0, ::) GET follows the address the caller used.
+  const wildcard = opts.host === '0.0.0.0' || opts.host === '::';
+  opts.config.publicUrl = wildcard ? `http://localhost:${port}` : url;
+  opts.config.appUrlFromRequest = wildcard;
   services.scheduler.start();
   void services.requestLog.load(); // in the background: the first request never waits for it
 
