@@ -89,6 +89,8 @@ export function createServices(store: Store, config: Config, requestLogFile?: st
 
 /** Moves the clock (running what falls due on the way) and remembers where it stands. */
 export async function advanceClock(rt: Runtime, targetMs: number): Promise<void> {
+  // Work due in a workspace not parsed yet (a purge, a retry) must be known before time moves.
+  rt.store.parseAll();
   await rt.scheduler.advanceTo(targetMs);
   const offset = rt.clock.offsetMs;
   rt.store.transaction((tx) => {

@@ -54,6 +54,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   opts.config.appUrlFromRequest = wildcard;
   services.scheduler.start();
   void services.requestLog.load(); // in the background: the first request never waits for it
+  parseInBackground(services.store);
 
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -92,4 +93,22 @@ function listen(
       ),
     );
   });
+}
+
+const PARSE_AFTER_MS = 100;
+
+/**
+ * decisions.md, Store: workspaces of the data file are parsed on first use; the rest are parsed
+ * here, one a turn of the event loop, from a moment after the server is up, so the first requests
+ * are not held up by data they do not read and every due purge or retry is scheduled soon after.
+ */
+function parseInBackground(store: Store): void {
+  const step = () => {
+    if (store.parseNext()) {
+      setImmediate(step);
+    }
+  };
+  if (store.unparsed > 0) {
+    setTimeout(step, PARSE_AFTER_MS).unref();
+  }
 }

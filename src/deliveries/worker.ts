@@ -42,15 +42,15 @@ export class DeliveryWorker {
   /** Schedules every open delivery and held update the store holds, then follows commits. */
   start(): void {
     const { store } = this.#rt;
-    for (const ws of store.global.values('workspaces')) {
-      const scoped = store.workspace(ws.id);
+    store.onLoaded((wsId) => {
+      const scoped = store.workspace(wsId);
       for (const d of scoped.values('deliveries')) {
-        this.#follow(ws.id, d, true);
+        this.#follow(wsId, d, true);
       }
       for (const p of scoped.values('pending_updates')) {
-        this.#hold(ws.id, p);
+        this.#hold(wsId, p);
       }
-    }
+    });
     store.onApplied((changes) => {
       for (const change of changes) {
         if (change.scope === GLOBAL) {

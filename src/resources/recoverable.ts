@@ -30,16 +30,16 @@ export function watchDeletions(rt: Runtime): void {
     rt.scheduler.schedule(taskKey(coll, wsId, id), Date.parse(deletedAt) + RETAIN_MS, () =>
       purge(rt, coll, wsId, id),
     );
-  for (const ws of rt.store.global.values('workspaces')) {
-    const scoped = rt.store.workspace(ws.id);
+  rt.store.onLoaded((wsId) => {
+    const scoped = rt.store.workspace(wsId);
     for (const coll of RECOVERABLE) {
       for (const rec of scoped.values(coll)) {
         if (rec.deleted_at) {
-          schedule(coll, ws.id, rec.id, rec.deleted_at);
+          schedule(coll, wsId, rec.id, rec.deleted_at);
         }
       }
     }
-  }
+  });
   rt.store.onCommit((changes) => {
     for (const change of changes) {
       const coll = change.coll as Recoverable;

@@ -3,12 +3,13 @@ import { open, rename } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { syncDirectory } from './fsync';
+import { readWithLayout, serialize } from './serialize';
 import { type DataFile, FORMAT, FORMAT_VERSION, StoreFileError } from './types';
 
 // lowdb adapter for the data file. lowdb's own JSONFile renames a temp file without fsync; the
 // journal set aside is deleted right after a snapshot, so the snapshot must be on disk first.
-// Writing streams ~1 MB chunks, so compacting a large store neither stalls requests nor holds
-// the whole file in one string (records are immutable: the view being written cannot change).
+// Writing streams ~1 MB chunks (serialize.ts), so compacting a large store neither stalls requests
+// nor holds the whole file in one string (records are immutable: the view cannot change).
 export class DurableJsonFile implements Adapter<DataFile> {
   readonly path: string;
   /** Size of the snapshot last read or written: it sets the journal's compaction threshold. */
@@ -19,28 +20,37 @@ export class DurableJsonFile implements Adapter<DataFile> {
   }
 
   async read(): Promise<DataFile | null> {
-    let text: string;
+    let buffer: Buffer;
     try {
       // Read once, at start-up, when nothing else runs: a synchronous read is one pass, where the
       // async one is some fifty thread-pool round trips of 512 KB, each waiting for a wake-up.
-      text = readFileSync(this.path).toString('utf8');
+      buffer = readFileSync(this.path);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
         return null;
       }
       throw new StoreFileError(`cannot read data file ${this.path}: ${(err as Error).message}`);
     }
-    this.bytes = text.length;
+    this.bytes = buffer.length;
+    // A file svc wrote, checksum intact: its workspaces are parsed when first used.
+    const lazy = readWithLayout(buffer);
+    if (lazy) {
+      const head = checkFormat(this.path, lazy.head);
+      return { ...head, workspaces: lazy.workspaces };
+    }
     let data: unknown;
     try {
-      data = JSON.parse(text);
+      data = JSON.parse(buffer.toString('utf8'));
     } catch (err) {
       throw new StoreFileError(
         `data file ${this.path} is not valid JSON (${(err as Error).message}); ` +
           'svc will not overwrite it: fix it, move it aside, or pass another --data',
       );
     }
-    return checkFormat(this.path, data);
+    const { layout: _ignored, ...file } = checkFormat(this.path, data) as DataFile & {
+      layout?: unknown;
+    };
+    return file;
   }
 
   async write(data: DataFile): Promise<void> {
@@ -81,59 +91,4 @@ function checkFormat(path: string, data: unknown): DataFile {
     throw new StoreFileError(`data file ${path} is damaged: seq, global or workspaces is missing`);
   }
   return file as DataFile;
-}
-
-const CHUNK_CHARS = 1 << 20;
-
-/**
- * Writes `data` as the data file's JSON, a record a line, handing ~1 MB chunks to `write` as it
- * goes: never one string of the whole store, and the event loop turns between chunks.
- */
-async function serialize(data: DataFile, write: (chunk: string) => Promise<void>): Promise<number> {
-  let parts: string[] = [];
-  let pending = 0;
-  let bytes = 0;
-  const emit = async (part: string) => {
-    parts.push(part);
-    pending += part.length;
-    if (pending >= CHUNK_CHARS) {
-      await flush();
-    }
-  };
-  const flush = async () => {
-    const chunk = parts.join('');
-    parts = [];
-    pending = 0;
-    bytes += Buffer.byteLength(chunk);
-    await write(chunk);
-  };
-  const collections = async (colls: Record<string, Record<string, unknown>>) => {
-    await emit('{');
-    let firstColl = true;
-    for (const [name, records] of Object.entries(colls)) {
-      await emit(`${firstColl ? '' : ','}${JSON.stringify(name)}:{`);
-      firstColl = false;
-      let first = true;
-      for (const [id, rec] of Object.entries(records)) {
-        await emit(`${first ? '' : ','}\n${JSON.stringify(id)}:${JSON.stringify(rec)}`);
-        first = false;
-      }
-      await emit('}');
-    }
-    await emit('}');
-  };
-  await emit(
-    `{"format":${JSON.stringify(data.format)},"version":${data.version},"seq":${data.seq},"global":`,
-  );
-  await collections(data.global);
-  await emit(',"workspaces":{');
-  let firstWs = true;
-  for (const [wsId, colls] of Object.entries(data.workspaces)) {
-    await emit(`${firstWs ? '' : ','}\n${JSON.stringify(wsId)}:`);
-    firstWs = false;
-    await collections(colls);
-  }
-  await emit('}}\n');
-  await flush();
-  return bytes;
 }

@@ -2,7 +2,16 @@ import type { GlobalCollections, Name, RecordOf, WorkspaceCollections } from './
 import { createdAt, OrderIndex, type Position } from './order';
 import { emptyData, Persistence } from './persistence';
 import { Tx, type TxScope } from './tx';
-import { type Change, type DataFile, GLOBAL, type Op, type Rec, type Scope } from './types';
+import {
+  type Change,
+  type DataFile,
+  GLOBAL,
+  type Op,
+  type Rec,
+  type Scope,
+  type ScopeData,
+  UnparsedScope,
+} from './types';
 
 class Collection {
   #byId: Map<string, Rec> | undefined;
@@ -60,6 +69,10 @@ export interface ScanOptions<T> {
  */
 export class Store {
   readonly #scopes = new Map<Scope, Map<string, Collection>>();
+  /** Workspaces of the data file not parsed yet: each is, the first time anything reads it. */
+  readonly #unparsed = new Map<Scope, UnparsedScope>();
+  readonly #loaded: ((scope: Scope) => void)[] = [];
+  #path = '';
   readonly #hooks: CommitHook[] = [];
   readonly #applied: ((changes: readonly Change[]) => void)[] = [];
   #seq = 0;
@@ -78,6 +91,7 @@ export class Store {
     const { persistence, data, txs, recovered } = await Persistence.open(dataPath, () =>
       store.#view(),
     );
+    store.#path = dataPath;
     if (data) {
       store.#load(data);
     }
@@ -102,6 +116,41 @@ export class Store {
 
   workspace(id: string): ScopedStore<WorkspaceCollections> {
     return new ScopedStore(this, id);
+  }
+
+  /**
+   * Calls `listener` for every workspace whose records are in memory now, and for each other
+   * workspace of the data file once it is parsed (on first use, or by `parseAll`): what a start
+   * must scan in every workspace (purges, pending deliveries) is scanned as it arrives.
+   */
+  onLoaded(listener: (scope: Scope) => void): void {
+    this.#loaded.push(listener);
+    for (const scope of this.#scopes.keys()) {
+      if (scope !== GLOBAL) {
+        listener(scope);
+      }
+    }
+  }
+
+  /** Whether workspaces of the data file are still waiting to be parsed. */
+  get unparsed(): number {
+    return this.#unparsed.size;
+  }
+
+  /** Parses one waiting workspace (background loading); answers whether any are left. */
+  parseNext(): boolean {
+    const next = this.#unparsed.keys().next();
+    if (!next.done) {
+      this.#parse(next.value);
+    }
+    return this.#unparsed.size > 0;
+  }
+
+  /** Parses every waiting workspace: before the clock moves, all due work must be known. */
+  parseAll(): void {
+    while (this.parseNext()) {
+      // each turn parses one
+    }
   }
 
   /** Runs inside every commit with its changes; may write more (the outbox, later). */
@@ -218,11 +267,29 @@ export class Store {
   }
 
   #collection(scope: Scope, coll: string): Collection | undefined {
+    if (this.#unparsed.size > 0) {
+      this.#parse(scope);
+    }
     return this.#scopes.get(scope)?.get(coll);
+  }
+
+  #parse(scope: Scope): void {
+    const raw = this.#unparsed.get(scope);
+    if (raw === undefined) {
+      return;
+    }
+    this.#loadScope(scope, raw.parse(this.#path));
+    this.#unparsed.delete(scope);
+    for (const listener of this.#loaded) {
+      listener(scope);
+    }
   }
 
   #apply(ops: readonly Op[]): void {
     for (const [scope, coll, id, rec] of ops) {
+      if (this.#unparsed.size > 0) {
+        this.#parse(scope);
+      }
       let colls = this.#scopes.get(scope);
       if (colls === undefined) {
         colls = new Map();
@@ -244,17 +311,22 @@ export class Store {
 
   #load(data: DataFile): void {
     this.#seq = data.seq;
-    const loadScope = (scope: Scope, colls: Record<string, Record<string, Rec>>) => {
-      const map = new Map<string, Collection>();
-      for (const [name, records] of Object.entries(colls)) {
-        map.set(name, new Collection(records));
-      }
-      this.#scopes.set(scope, map);
-    };
-    loadScope(GLOBAL, data.global);
+    this.#loadScope(GLOBAL, data.global);
     for (const [wsId, colls] of Object.entries(data.workspaces)) {
-      loadScope(wsId, colls);
+      if (colls instanceof UnparsedScope) {
+        this.#unparsed.set(wsId, colls);
+      } else {
+        this.#loadScope(wsId, colls);
+      }
     }
+  }
+
+  #loadScope(scope: Scope, colls: ScopeData): void {
+    const map = new Map<string, Collection>();
+    for (const [name, records] of Object.entries(colls)) {
+      map.set(name, new Collection(records));
+    }
+    this.#scopes.set(scope, map);
   }
 
   /** The data as the snapshot holds it; records are shared, not copied (they are immutable). */
@@ -273,6 +345,10 @@ export class Store {
       } else {
         data.workspaces[scope] = out;
       }
+    }
+    // Never parsed, never changed: written back as the bytes they were read as.
+    for (const [scope, raw] of this.#unparsed) {
+      data.workspaces[scope] = raw;
     }
     return data;
   }

@@ -22,13 +22,39 @@ export type Op = [Scope, string, string, RawRecord?];
 export const FORMAT = 'svc-data';
 export const FORMAT_VERSION = 1;
 
+/** A scope's collections as the data file holds them: collection name -> id -> record. */
+export type ScopeData = Record<string, Record<string, RawRecord>>;
+
+/**
+ * A workspace's part of the data file, kept as the bytes read and parsed on first use: a start
+ * then pays only for the workspaces it touches (decisions.md, Store). A snapshot writes the
+ * bytes back as they are.
+ */
+export class UnparsedScope {
+  constructor(readonly bytes: Uint8Array) {}
+
+  parse(path: string): ScopeData {
+    let data: unknown;
+    try {
+      const { buffer, byteOffset, byteLength } = this.bytes; // a view of the file's bytes, not a copy
+      data = JSON.parse(Buffer.from(buffer, byteOffset, byteLength).toString('utf8'));
+    } catch (err) {
+      throw new StoreFileError(`data file ${path} is damaged: ${(err as Error).message}`);
+    }
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+      throw new StoreFileError(`data file ${path} is damaged: a workspace is not an object`);
+    }
+    return data as ScopeData;
+  }
+}
+
 /** The data file: lowdb's JSON snapshot, readable and portable. */
 export interface DataFile {
   format: typeof FORMAT;
   version: number;
   seq: number;
-  global: Record<string, Record<string, RawRecord>>;
-  workspaces: Record<string, Record<string, Record<string, RawRecord>>>;
+  global: ScopeData;
+  workspaces: Record<string, ScopeData | UnparsedScope>;
 }
 
 export class StoreFileError extends Error {}
