@@ -19,6 +19,8 @@ const TARGET_RATIO = 1.2;
 const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 15_000;
 const RATE_LIMIT = 'off';
+/** A request that reads the big workspace, so its answer waits for the workspace to be parsed. */
+const JOBS_PATH = '/v1/jobs?limit=50';
 const READY = /^(?:svc|bare) listening on (http:\/\/127\.0\.0\.1:\d+)$/m;
 
 // The floor: read, parse, listen, answer. `process.argv[1]` is the data file.
@@ -163,12 +165,12 @@ async function timeStart(args: string[], path: string, key?: string): Promise<Sa
  * file as it was, so only svc's side files (journal, request log, lock) are cleared between runs.
  * (A fresh copy a start would make svc read dirty pages while the kernel writes them back.)
  */
-async function svcStart(data: string, key: string): Promise<Sample> {
+async function svcStart(data: string, key: string, path = '/v1/ping'): Promise<Sample> {
   const before = await stat(data);
   let sample: Sample;
   try {
     const args = [BIN, 'serve', '--data', data, '--port', '0', '--rate-limit', RATE_LIMIT];
-    sample = await timeStart(args, '/v1/ping', key);
+    sample = await timeStart(args, path, key);
   } finally {
     for (const suffix of ['.journal', '.requests.jsonl', '.lock']) {
       await rm(`${data}${suffix}`, { force: true });
@@ -219,6 +221,7 @@ async function main(): Promise<void> {
     await svcStart(pristine, key);
     await bareStart(pristine);
     const svc: Sample[] = [];
+    const jobs: Sample[] = [];
     const bare: Sample[] = [];
     for (let n = 1; n <= RUNS; n++) {
       // Swap the order every other round, so neither always runs right after the other.
@@ -227,6 +230,7 @@ async function main(): Promise<void> {
         bare.push(await bareStart(pristine));
       }
       svc.push(await svcStart(pristine, key));
+      jobs.push(await svcStart(pristine, key, JOBS_PATH));
       if (first) {
         bare.push(await bareStart(pristine));
       }
@@ -234,10 +238,15 @@ async function main(): Promise<void> {
     console.log('       spawn -> 200 (ms)       ready');
     console.log('        median    min    max  median   all runs');
     const svcMs = printRow('svc', svc);
+    const jobsMs = printRow('jobs', jobs);
     const bareMs = printRow('bare', bare);
     const ratio = svcMs / bareMs;
     const verdict = ratio <= TARGET_RATIO ? 'PASS' : 'FAIL';
     console.log(`\nratio svc / bare = ${ratio.toFixed(2)} (target <= ${TARGET_RATIO}): ${verdict}`);
+    // Not a target: what the workspace parsed on first use costs the first request that reads it.
+    console.log(
+      `first ${JOBS_PATH}, the workspace parsed on first use: ${(jobsMs / bareMs).toFixed(2)} x bare`,
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
