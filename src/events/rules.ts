@@ -8,7 +8,7 @@ import { jobIsLive } from '../resources/jobs/visibility';
 import { presentNote } from '../resources/notes/service';
 import { presentPayment } from '../resources/payments/present';
 import { isReceived } from '../resources/payments/schema';
-import { presentTask } from '../resources/tasks/service';
+import { presentTask, taskIsVisible } from '../resources/tasks/service';
 import type { Rec, WorkspaceCollections } from '../store';
 import type { Name, RecordOf } from '../store/collections';
 import type { Resource } from './catalogue';
@@ -174,10 +174,9 @@ const contacts: Source<'contacts'> = {
 };
 
 const taskPresent: Source<'tasks'>['present'] = presentTask;
-// A task on a deleted job or contact left the API with it: its purge is no news.
-const taskLive: Source<'tasks'>['live'] = (ctx, t) =>
-  jobIsLive(ctx, t.job_id) &&
-  (t.contact_id === null || ctx.ws.get('contacts', t.contact_id)?.deleted_at === null);
+// A task gone with its deleted job (or, on no job, its contact) left the API: its purge is no
+// news. The API's own rule decides, so events and reads never disagree.
+const taskLive: Source<'tasks'>['live'] = taskIsVisible;
 
 const tasks: Source<'tasks'> = {
   coll: 'tasks',

@@ -182,6 +182,28 @@ describe('task events', () => {
   });
 });
 
+describe('task events when its contact is deleted', () => {
+  test('a task on a live job keeps raising its events; the purge raises none', async () => {
+    const c = await setup();
+    const job = await newJob(c.ws);
+    const contact = await ok(c.ws.api.post('/contacts', CONTACT), 201);
+    const task = await ok(
+      c.ws.api.post('/tasks', { title: 'Measure', job_id: job.id, contact_id: contact.id }),
+      201,
+    );
+    await ok(c.ws.api.delete(`/contacts/${contact.id}`));
+    await advance(c.h, 2);
+    await subscribe(c, '*');
+    await ok(c.ws.api.patch(`/tasks/${task.id}`, { completed: true }));
+    await advance(c.h, 2);
+    expect(eventsOf(c.rx)).toEqual(['task.completed', 'task.updated']);
+    expect(recordOf(c.rx.received[0]?.json)).toEqual(await ok(c.ws.api.get(`/tasks/${task.id}`)));
+
+    await advance(c.h, 30 * 24 * 3600 + 1);
+    expect(eventsOf(c.rx)).toEqual(['task.completed', 'task.updated']);
+  });
+});
+
 describe('appointment.created', () => {
   test('POST /appointments raises it (beside task.created) with the task as GET returns it', async () => {
     const c = await setup();
