@@ -1,16 +1,13 @@
 import { crc32 } from 'node:zlib';
 import { type DataFile, type ScopeData, UnparsedScope } from './types';
 
-// The data file is lowdb's JSON snapshot, a record a line, ending in one more line: the layout,
-// `,"layout":{crc32, bytes, workspaces_at, workspaces: {id: [start, end]}}` (decisions.md,
-// Store). It says where each workspace's bytes lie and checksums everything before it, so a
-// start can trust the file whole and parse a workspace only when it is first used. A file
-// without it, or one edited by hand (its checksum no longer matches), is parsed whole.
+// The data file is lowdb's JSON snapshot, a record a line, ending in two more lines (decisions.md,
+// Store): `,"layout":{workspaces_at, workspaces: {id: [start, end]}}`, where each workspace's bytes
+// lie, and `,"crc32":N}`, a checksum of every byte before it, the layout line included. A start
+// that finds the checksum right trusts the file whole and parses a workspace only when it is
+// first used. A file without them, or edited by hand (the checksum fails), is parsed whole.
 
 export interface Layout {
-  crc32: number;
-  /** Bytes before the layout line: what the checksum covers. */
-  bytes: number;
   /** Where the value of "workspaces" begins. */
   workspaces_at: number;
   workspaces: Record<string, [number, number]>;
@@ -76,7 +73,7 @@ export async function serialize(
   );
   await collections(data.global);
   await emit(',"workspaces":');
-  const layout: Layout = { crc32: 0, bytes: 0, workspaces_at: at(), workspaces: {} };
+  const layout: Layout = { workspaces_at: at(), workspaces: {} };
   await emit('{');
   let firstWs = true;
   for (const [wsId, colls] of Object.entries(data.workspaces)) {
@@ -92,39 +89,39 @@ export async function serialize(
     layout.workspaces[wsId] = [start, at()];
   }
   await emit('}');
+  await emit(`${LAYOUT_LINE}${JSON.stringify(layout)}`);
   await flush();
-  layout.crc32 = crc;
-  layout.bytes = written;
-  const tail = Buffer.from(`\n,"layout":${JSON.stringify(layout)}}\n`);
+  const tail = Buffer.from(`${CRC_LINE}${crc}}\n`);
   await write(tail);
   return written + tail.length;
 }
 
-const LAYOUT_LINE = Buffer.from('\n,"layout":');
+const LAYOUT_LINE = '\n,"layout":';
+const CRC_LINE = '\n,"crc32":';
 
 /**
- * The file's data with each workspace left unparsed, when its layout line is there and its
- * checksum matches; undefined otherwise (the caller parses the file whole).
+ * The file's data with each workspace left unparsed, when its checksum line is there and right;
+ * undefined otherwise (the caller parses the file whole).
  */
 export function readWithLayout(
   buffer: Buffer,
 ): { head: unknown; workspaces: DataFile['workspaces'] } | undefined {
-  const at = buffer.lastIndexOf(LAYOUT_LINE);
-  if (at < 0) {
+  const crcAt = buffer.lastIndexOf(CRC_LINE);
+  const layoutAt = crcAt < 0 ? -1 : buffer.lastIndexOf(LAYOUT_LINE, crcAt);
+  if (layoutAt < 0) {
+    return undefined;
+  }
+  const crc = Number(buffer.toString('latin1', crcAt + CRC_LINE.length).replace(/}\s*$/, ''));
+  if (!Number.isInteger(crc) || crc32(buffer.subarray(0, crcAt)) !== crc) {
     return undefined;
   }
   let layout: Layout;
-  try {
-    const line = buffer.toString('utf8', at + LAYOUT_LINE.length);
-    layout = (JSON.parse(`{"layout":${line}`) as { layout: Layout }).layout;
-  } catch {
-    return undefined;
-  }
-  if (!fits(layout, at) || crc32(buffer.subarray(0, at)) !== layout.crc32) {
-    return undefined;
-  }
   let head: unknown;
   try {
+    layout = JSON.parse(buffer.toString('utf8', layoutAt + LAYOUT_LINE.length, crcAt)) as Layout;
+    if (!fits(buffer, layout, layoutAt)) {
+      return undefined;
+    }
     head = JSON.parse(`${buffer.toString('utf8', 0, layout.workspaces_at)}{}}`);
   } catch {
     return undefined;
@@ -136,28 +133,37 @@ export function readWithLayout(
   return { head, workspaces };
 }
 
-/** Whether a layout read back describes a file of this size sensibly. */
-function fits(layout: Layout, bytes: number): boolean {
+const OPEN = 0x7b; // {
+const CLOSE = 0x7d; // }
+
+/** Whether a layout read back describes this file: spans in order, apart, each an object. */
+function fits(buffer: Buffer, layout: Layout, end: number): boolean {
   if (
     typeof layout !== 'object' ||
     layout === null ||
-    layout.bytes !== bytes ||
-    typeof layout.crc32 !== 'number' ||
     !Number.isInteger(layout.workspaces_at) ||
     layout.workspaces_at <= 0 ||
-    layout.workspaces_at >= bytes ||
+    layout.workspaces_at >= end ||
     typeof layout.workspaces !== 'object' ||
     layout.workspaces === null
   ) {
     return false;
   }
-  return Object.values(layout.workspaces).every(
-    (span) =>
-      Array.isArray(span) &&
-      Number.isInteger(span[0]) &&
-      Number.isInteger(span[1]) &&
-      span[0] > layout.workspaces_at &&
-      span[0] < span[1] &&
-      span[1] <= bytes,
-  );
+  let after = layout.workspaces_at;
+  for (const span of Object.values(layout.workspaces)) {
+    if (
+      !Array.isArray(span) ||
+      !Number.isInteger(span[0]) ||
+      !Number.isInteger(span[1]) ||
+      span[0] <= after ||
+      span[1] <= span[0] ||
+      span[1] > end ||
+      buffer[span[0]] !== OPEN ||
+      buffer[span[1] - 1] !== CLOSE
+    ) {
+      return false;
+    }
+    after = span[1];
+  }
+  return true;
 }

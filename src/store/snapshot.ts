@@ -47,8 +47,14 @@ export class DurableJsonFile implements Adapter<DataFile> {
           'svc will not overwrite it: fix it, move it aside, or pass another --data',
       );
     }
-    const { layout: _ignored, ...file } = checkFormat(this.path, data) as DataFile & {
+    // The layout and checksum lines describe the file, not the data.
+    const {
+      layout: _layout,
+      crc32: _crc32,
+      ...file
+    } = checkFormat(this.path, data) as DataFile & {
       layout?: unknown;
+      crc32?: unknown;
     };
     return file;
   }

@@ -1,7 +1,9 @@
-import type { GlobalCollections, Name, RecordOf, WorkspaceCollections } from './collections';
-import { createdAt, OrderIndex, type Position } from './order';
+import { Collection } from './collection';
+import type { GlobalCollections, WorkspaceCollections } from './collections';
+import type { Position } from './order';
 import { emptyData, Persistence } from './persistence';
-import { Tx, type TxScope } from './tx';
+import { ScopedStore } from './scoped';
+import { Tx } from './tx';
 import {
   type Change,
   type DataFile,
@@ -12,46 +14,6 @@ import {
   type ScopeData,
   UnparsedScope,
 } from './types';
-
-class Collection {
-  #byId: Map<string, Rec> | undefined;
-  #loaded: Record<string, Rec> | undefined;
-  #order: OrderIndex | undefined;
-
-  /** `loaded`: the records as the data file holds them, turned into a Map on first use. */
-  constructor(loaded?: Record<string, Rec>) {
-    this.#loaded = loaded;
-  }
-
-  get byId(): Map<string, Rec> {
-    if (this.#byId === undefined) {
-      this.#byId = new Map(this.#loaded ? Object.entries(this.#loaded) : []);
-      this.#loaded = undefined;
-    }
-    return this.#byId;
-  }
-
-  /** Built on first use: a start-up never pays for indexes nobody has asked for. */
-  get order(): OrderIndex {
-    this.#order ??= new OrderIndex(this.byId.values());
-    return this.#order;
-  }
-
-  set(rec: Rec, before: Rec | undefined): void {
-    this.byId.set(rec.id, rec);
-    if (this.#order && (before === undefined || createdAt(before) !== createdAt(rec))) {
-      if (before) {
-        this.#order.remove(before);
-      }
-      this.#order.add(rec);
-    }
-  }
-
-  delete(before: Rec): void {
-    this.byId.delete(before.id);
-    this.#order?.remove(before);
-  }
-}
 
 export type CommitHook = (changes: readonly Change[], tx: Tx) => void;
 
@@ -125,7 +87,7 @@ export class Store {
    */
   onLoaded(listener: (scope: Scope) => void): void {
     this.#loaded.push(listener);
-    for (const scope of this.#scopes.keys()) {
+    for (const scope of [...this.#scopes.keys()]) {
       if (scope !== GLOBAL) {
         listener(scope);
       }
@@ -149,7 +111,7 @@ export class Store {
   /** Parses every waiting workspace: before the clock moves, all due work must be known. */
   parseAll(): void {
     while (this.parseNext()) {
-      // each turn parses one
+      // until none is left
     }
   }
 
@@ -280,8 +242,16 @@ export class Store {
     }
     this.#loadScope(scope, raw.parse(this.#path));
     this.#unparsed.delete(scope);
-    for (const listener of this.#loaded) {
-      listener(scope);
+    // A first read may come from inside a transaction: the listeners scan what is committed, as
+    // a start would have, and the transaction's own changes reach them through onApplied.
+    const open = this.#tx;
+    this.#tx = undefined;
+    try {
+      for (const listener of this.#loaded) {
+        listener(scope);
+      }
+    } finally {
+      this.#tx = open;
     }
   }
 
@@ -351,42 +321,5 @@ export class Store {
       data.workspaces[scope] = raw;
     }
     return data;
-  }
-}
-
-/** Reads and writes confined to one scope: a workspace's services can reach nothing else. */
-export class ScopedStore<C> {
-  readonly #store: Store;
-  readonly scope: Scope;
-
-  constructor(store: Store, scope: Scope) {
-    this.#store = store;
-    this.scope = scope;
-  }
-
-  get<K extends Name<C>>(coll: K, id: string): RecordOf<C, K> | undefined {
-    return this.#store.read(this.scope, coll, id) as RecordOf<C, K> | undefined;
-  }
-
-  values<K extends Name<C>>(coll: K): IterableIterator<RecordOf<C, K>> {
-    return this.#store.values(this.scope, coll) as IterableIterator<RecordOf<C, K>>;
-  }
-
-  count<K extends Name<C>>(coll: K): number {
-    return this.#store.count(this.scope, coll);
-  }
-
-  scan<K extends Name<C>>(
-    coll: K,
-    opts: ScanOptions<RecordOf<C, K>>,
-  ): { items: RecordOf<C, K>[]; hasMore: boolean } {
-    return this.#store.scan(this.scope, coll, opts as ScanOptions<Rec>) as {
-      items: RecordOf<C, K>[];
-      hasMore: boolean;
-    };
-  }
-
-  transaction<T>(fn: (tx: TxScope<C>) => T): T {
-    return this.#store.transaction((tx) => fn(tx.scope<C>(this.scope)));
   }
 }

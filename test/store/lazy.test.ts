@@ -5,8 +5,8 @@ import { harness } from '../support/harness';
 import { cleanup } from '../support/spawn';
 import { openPath, type Things, thing } from './files';
 
-// decisions.md, Store: the data file ends in a layout line (where each workspace's bytes lie, and
-// a checksum of all before it); a start trusts a file whose checksum matches and parses each
+// decisions.md, Store: the data file ends in a layout line (where each workspace's bytes lie) and
+// a checksum of all before it; a start trusts a file whose checksum matches and parses each
 // workspace on first use. Any other file is parsed whole, and refused whole when it is damaged.
 
 afterEach(cleanup);
@@ -33,7 +33,8 @@ describe('the layout line', () => {
     const path = await threeWorkspaces();
     const text = await readFile(path, 'utf8');
     const parsed = JSON.parse(text);
-    expect(parsed.layout).toMatchObject({ crc32: expect.any(Number), bytes: expect.any(Number) });
+    expect(parsed.crc32).toEqual(expect.any(Number));
+    expect(parsed.layout.workspaces_at).toEqual(expect.any(Number));
     expect(Object.keys(parsed.layout.workspaces).sort()).toEqual(['ws_a', 'ws_b', 'ws_c']);
     expect(text.endsWith('}\n')).toBe(true);
     expect(Object.keys(parsed.workspaces.ws_b.things)).toEqual(['ws_b-1', 'ws_b-2']);
@@ -68,6 +69,25 @@ describe('the layout line', () => {
     await eager.close();
   });
 
+  test('offsets are bytes: records with accents, emoji and a workspace over 1 MB read back whole', async () => {
+    const { path, store } = await openPath();
+    const big = 'é🏠'.repeat(200_000); // about 1.2 MB of UTF-8, over one write chunk
+    store.transaction((tx) => {
+      tx.scope<Things>('ws_big').put('things', thing('big', 1, big));
+      tx.scope<Things>('ws_après').put('things', thing('café-1', 2, 'Zoë 🚀 naïve'));
+      tx.scope<Things>('ws_z').put('things', thing('z-1', 3));
+    });
+    await store.close();
+    const { store: lazy } = await Store.open(path);
+    expect(lazy.unparsed).toBe(3);
+    expect(scoped(lazy, 'ws_z').get('things', 'z-1')).toEqual(thing('z-1', 3));
+    expect(scoped(lazy, 'ws_après').get('things', 'café-1')).toEqual(
+      thing('café-1', 2, 'Zoë 🚀 naïve'),
+    );
+    expect(scoped(lazy, 'ws_big').get('things', 'big')?.pad).toBe(big);
+    await lazy.close();
+  });
+
   test('a write to a workspace not parsed yet keeps every record it held', async () => {
     const path = await threeWorkspaces();
     const { store } = await Store.open(path);
@@ -91,6 +111,17 @@ describe('the layout line', () => {
     expect(again.unparsed).toBe(3);
     expect(records(again, 'ws_b')).toEqual([thing('ws_b-1', 1), thing('ws_b-2', 2)]);
     await again.close();
+  });
+
+  test('a layout line damaged but still JSON fails the checksum: the file is parsed whole', async () => {
+    const path = await threeWorkspaces();
+    const text = await readFile(path, 'utf8');
+    const at = text.lastIndexOf('"workspaces_at":') + '"workspaces_at":'.length;
+    await writeFile(path, `${text.slice(0, at)}1${text.slice(at)}`);
+    const { store } = await Store.open(path);
+    expect(store.unparsed).toBe(0);
+    expect(records(store, 'ws_b').map((r) => r.id)).toEqual(['ws_b-1', 'ws_b-2']);
+    await store.close();
   });
 
   test('a file edited by hand (checksum no longer matching) is parsed whole, edits seen', async () => {

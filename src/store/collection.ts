@@ -1,0 +1,43 @@
+import { createdAt, OrderIndex } from './order';
+import type { Rec } from './types';
+
+/** One collection of one scope in memory: records by id, and their order once a list asks. */
+export class Collection {
+  #byId: Map<string, Rec> | undefined;
+  #loaded: Record<string, Rec> | undefined;
+  #order: OrderIndex | undefined;
+
+  /** `loaded`: the records as the data file holds them, turned into a Map on first use. */
+  constructor(loaded?: Record<string, Rec>) {
+    this.#loaded = loaded;
+  }
+
+  get byId(): Map<string, Rec> {
+    if (this.#byId === undefined) {
+      this.#byId = new Map(this.#loaded ? Object.entries(this.#loaded) : []);
+      this.#loaded = undefined;
+    }
+    return this.#byId;
+  }
+
+  /** Built on first use: a start-up never pays for indexes nobody has asked for. */
+  get order(): OrderIndex {
+    this.#order ??= new OrderIndex(this.byId.values());
+    return this.#order;
+  }
+
+  set(rec: Rec, before: Rec | undefined): void {
+    this.byId.set(rec.id, rec);
+    if (this.#order && (before === undefined || createdAt(before) !== createdAt(rec))) {
+      if (before) {
+        this.#order.remove(before);
+      }
+      this.#order.add(rec);
+    }
+  }
+
+  delete(before: Rec): void {
+    this.byId.delete(before.id);
+    this.#order?.remove(before);
+  }
+}
