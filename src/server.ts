@@ -54,11 +54,12 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   opts.config.appUrlFromRequest = wildcard;
   services.scheduler.start();
   void services.requestLog.load(); // in the background: the first request never waits for it
-  parseInBackground(services.store);
+  const stopParsing = parseInBackground(services.store, opts.config.log);
 
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
+      stopParsing();
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       // In-flight requests get a moment to finish; then every connection is cut.
@@ -102,13 +103,23 @@ const PARSE_AFTER_MS = 100;
  * here, one a turn of the event loop, from a moment after the server is up, so the first requests
  * are not held up by data they do not read and every due purge or retry is scheduled soon after.
  */
-function parseInBackground(store: Store): void {
+function parseInBackground(store: Store, log: (line: string) => void): () => void {
+  let stopped = false;
   const step = () => {
-    if (store.parseNext()) {
-      setImmediate(step);
+    try {
+      if (!stopped && store.parseNext()) {
+        setImmediate(step);
+      }
+    } catch (err) {
+      // The checksum vouched for the file, so this is a fault of svc's: the requests that read
+      // that workspace will answer 500; the rest go on.
+      log(`svc: ${(err as Error).message}`);
     }
   };
   if (store.unparsed > 0) {
     setTimeout(step, PARSE_AFTER_MS).unref();
   }
+  return () => {
+    stopped = true;
+  };
 }
