@@ -56,11 +56,12 @@ export class Idempotency {
       const credential = c.get('ctx').credential;
       const id = sha256Hex(`${credential.id}\u0000${key}`);
       const url = new URL(c.req.url);
+      const head = `${c.req.method} ${url.pathname}?${sortedQuery(url)}\n`;
       const body = new Uint8Array(await c.req.arrayBuffer());
-      const fingerprint = createHash('sha256')
-        .update(`${c.req.method} ${url.pathname}?${sortedQuery(url)}\n`)
-        .update(canonicalBody(body, c.req.header('Content-Type')))
-        .digest('hex');
+      const raw = createHash('sha256').update(head).update(body).digest('hex');
+      const json = canonicalJson(body, c.req.header('Content-Type'));
+      const fingerprint =
+        json === undefined ? raw : createHash('sha256').update(`${head}json:${json}`).digest('hex');
 
       if (this.#running.has(id)) {
         throw new ApiError(
@@ -70,7 +71,8 @@ export class Idempotency {
       }
       const earlier = this.#live(id);
       if (earlier) {
-        if (earlier.fingerprint !== fingerprint) {
+        // A key stored before JSON bodies were compared by content holds the raw fingerprint.
+        if (earlier.fingerprint !== fingerprint && earlier.fingerprint !== raw) {
           throw new ApiError(
             'conflict',
             'this Idempotency-Key was already used for a different request',
@@ -161,14 +163,16 @@ function sortedQuery(url: URL): string {
 
 // decisions.md: a JSON body is compared by what it says, not how it is spaced or ordered, so a
 // client library that serialises its retry afresh is not refused as a different request.
-function canonicalBody(body: Uint8Array, contentType: string | undefined): Uint8Array | string {
-  if (!contentType?.includes('json') || body.length === 0) {
-    return body;
+// Bytes that are not valid UTF-8 JSON keep their raw fingerprint (undefined here).
+function canonicalJson(body: Uint8Array, contentType: string | undefined): string | undefined {
+  if (!contentType?.toLowerCase().includes('json') || body.length === 0) {
+    return undefined;
   }
   try {
-    return JSON.stringify(JSON.parse(new TextDecoder().decode(body)), sortedKeys);
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(body);
+    return JSON.stringify(JSON.parse(text), sortedKeys);
   } catch {
-    return body;
+    return undefined;
   }
 }
 
