@@ -25,13 +25,20 @@ export function registerCredentialKind(prefix: string, resolve: Resolver): void 
   resolvers.set(prefix, resolve);
 }
 
-export function resolveCredential(global: GlobalStore, token: string): Credential | undefined {
+/** The credential a token names, revoked or not: for the request log, which keeps both. */
+export function identifyCredential(global: GlobalStore, token: string): Credential | undefined {
   for (const [prefix, resolve] of resolvers) {
     if (token.startsWith(prefix)) {
       return resolve(global, token);
     }
   }
   return undefined;
+}
+
+/** The credential a token names, if it still lets a call through. */
+export function resolveCredential(global: GlobalStore, token: string): Credential | undefined {
+  const credential = identifyCredential(global, token);
+  return credential?.revoked ? undefined : credential;
 }
 
 export const API_KEY_PREFIX = 'svc_live_';

@@ -2,6 +2,7 @@ export {
   API_KEY_PREFIX,
   appCredential,
   type Credential,
+  identifyCredential,
   keyHashExists,
   mintApiKey,
   registerCredentialKind,

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv, Runtime } from '../../context';
 import { ApiError } from '../errors';
-import { resolveCredential } from './credentials';
+import { identifyCredential } from './credentials';
 
 function presentedToken(c: Context<AppEnv>): string | undefined {
   const authorization = c.req.header('Authorization');
@@ -24,10 +24,12 @@ export const authenticate =
         'send a credential as Authorization: Bearer <API_KEY> or X-API-Key: <API_KEY>',
       );
     }
-    const credential = resolveCredential(rt.store.global, token);
-    c.set('presented', credential);
+    // A revoked key is still named in the log (the call was made with it), then refused.
+    const presented = identifyCredential(rt.store.global, token);
+    c.set('presented', presented);
+    const credential = presented?.revoked ? undefined : presented;
     const workspace = credential && rt.store.global.get('workspaces', credential.workspaceId);
-    if (!credential || credential.revoked || !workspace) {
+    if (!credential || !workspace) {
       throw new ApiError('unauthorized', 'the credential is wrong or has been revoked');
     }
     c.set('credential', credential);

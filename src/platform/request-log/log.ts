@@ -1,7 +1,6 @@
 import { type FileHandle, open, readFile, rename, writeFile } from 'node:fs/promises';
 import type { Clock, Scheduler } from '../clock';
 import { ApiError } from '../errors';
-import { cappedJson } from './capped-json';
 
 export interface LoggedRequest {
   id: string;
@@ -22,32 +21,28 @@ export interface LoggedRequest {
   response_body_truncated: boolean;
 }
 
-/** A response as the middleware hands it over: the JSON value sent, or the text. */
-export type LoggedResponse = { value: unknown } | { text: string };
+/** A response as the middleware hands it over: the JSON text `c.json` sent, or other text. */
+export type LoggedResponse = { json: string } | { text: string };
 
-type Entry = Omit<LoggedRequest, 'response_body' | 'response_body_truncated'> & {
-  response: LoggedResponse | { body: string | null; truncated: boolean };
+/** What the middleware hands over: the entry but its id, with the response as it was sent. */
+export type NewEntry = Omit<LoggedRequest, 'id' | 'response_body' | 'response_body_truncated'> & {
+  response: LoggedResponse;
 };
+
+// Marks an entry whose response body is whole JSON; JSON.stringify leaves symbol keys out.
+const WHOLE_JSON = Symbol('wholeJson');
+type Entry = LoggedRequest & { [WHOLE_JSON]?: true };
 
 const BODY_CAP = 16 * 1024;
 
+/**
+ * A body capped at 16 KB. A cut one is copied: a slice would keep the whole body (up to 25 MB)
+ * alive for as long as the log keeps the entry.
+ */
 export function cap(text: string): { text: string; truncated: boolean } {
   return text.length > BODY_CAP
-    ? { text: text.slice(0, BODY_CAP), truncated: true }
+    ? { text: Buffer.from(text.slice(0, BODY_CAP)).toString(), truncated: true }
     : { text, truncated: false };
-}
-
-/** The entry as it is read and written: the response serialised once, on first need. */
-function materialize(entry: Entry): LoggedRequest {
-  if (!('body' in entry.response)) {
-    const capped =
-      'text' in entry.response
-        ? cap(entry.response.text)
-        : cappedJson(entry.response.value, BODY_CAP);
-    entry.response = { body: capped.text || null, truncated: capped.truncated };
-  }
-  const { response, ...rest } = entry;
-  return { ...rest, response_body: response.body, response_body_truncated: response.truncated };
 }
 
 /**
@@ -55,21 +50,25 @@ function materialize(entry: Entry): LoggedRequest {
  * string escaped once more: that escaping was most of what logging a request cost.
  */
 function lineOf(entry: Entry): string {
-  const wholeJson = 'value' in entry.response;
-  const logged = materialize(entry);
-  if (wholeJson && !logged.response_body_truncated && logged.response_body !== null) {
-    const { response_body, ...rest } = logged;
-    return `${JSON.stringify(rest).slice(0, -1)},"response_json":${response_body}}`;
+  const body = entry.response_body;
+  if (!entry[WHOLE_JSON] || body === null) {
+    return JSON.stringify(entry);
   }
-  return JSON.stringify(logged);
+  // Left out of this one serialisation (an undefined field is skipped), then put back.
+  (entry as { response_body: string | null | undefined }).response_body = undefined;
+  const rest = JSON.stringify(entry);
+  entry.response_body = body;
+  return `${rest.slice(0, -1)},"response_json":${body}}`;
 }
 
 /** A log file line read back. */
 function entryOf(line: string): Entry {
   const parsed = JSON.parse(line) as LoggedRequest & { response_json?: unknown };
-  const { response_body, response_body_truncated, response_json, ...rest } = parsed;
-  const body = 'response_json' in parsed ? JSON.stringify(response_json) : response_body;
-  return { ...rest, response: { body, truncated: response_body_truncated } };
+  if (!('response_json' in parsed)) {
+    return parsed;
+  }
+  const { response_json, ...rest } = parsed;
+  return { ...rest, response_body: JSON.stringify(response_json), [WHOLE_JSON]: true };
 }
 
 export interface RequestFilter {
@@ -134,8 +133,18 @@ export class RequestLog {
     return this.#loaded;
   }
 
-  append(entry: Omit<Entry, 'id'>): void {
-    const logged: Entry = { id: `rq_${String(++this.#seq).padStart(10, '0')}`, ...entry };
+  append({ response, ...entry }: NewEntry): void {
+    const whole = 'json' in response;
+    const body = cap(whole ? response.json : response.text);
+    const logged: Entry = {
+      id: `rq_${String(++this.#seq).padStart(10, '0')}`,
+      ...entry,
+      response_body: body.text || null,
+      response_body_truncated: body.truncated,
+    };
+    if (whole && !body.truncated) {
+      logged[WHOLE_JSON] = true;
+    }
     this.#entries.push(logged);
     // Trimmed in batches: a splice a request would copy the whole array each time.
     if (this.#entries.length > MAX_ENTRIES + TRIM_BATCH) {
@@ -177,7 +186,7 @@ export class RequestLog {
         if (data.length === limit) {
           return { data, hasMore: true };
         }
-        data.push(materialize(entry));
+        data.push(entry);
       }
     }
     return { data, hasMore: false };
