@@ -68,6 +68,12 @@ describe('due_after and due_before', () => {
       },
       ['five14', 'midnight14', 'lateOn13'],
     ],
+    // A + sent unencoded reaches the server as a space; URLSearchParams writes a space as +.
+    [
+      'an offset whose + arrived as a space is dropped too',
+      { due_after: '2026-05-14T09:30:00 09:00' },
+      ['midnight15', 'nineThirty14'],
+    ],
     [
       'Z on due_after is dropped',
       { due_after: '2026-05-14T09:30:00Z' },

@@ -137,6 +137,18 @@ describe('a deleted contact', () => {
     expect((await whereSeen(ws, appt)).sort()).toEqual(everywhere(appt));
   });
 
+  test('a job task taken off its job while its contact is deleted stays, with no contact', async () => {
+    const { ws } = await setup();
+    const contactId = await addContact(ws);
+    const jobId = await addJob(ws);
+    const task = await addTask(ws, { title: 'Measure', contact_id: contactId, job_id: jobId });
+    await ws.api.delete(`/contacts/${contactId}`);
+    const moved = await ws.api.patch(`/tasks/${task.id}`, { job_id: null });
+    expect(moved.status, moved.text).toBe(200);
+    expect(moved.body).toMatchObject({ job_id: null, contact_id: null });
+    expect((await ws.api.get(`/tasks/${task.id}`)).body).toEqual(moved.body);
+  });
+
   test('purged after 30 days, it takes its own tasks and leaves job tasks without the link', async () => {
     const { h, ws } = await setup();
     const contactId = await addContact(ws);

@@ -36,6 +36,8 @@ const refused = [
   '14/05/2026',
   '1778751000',
   '',
+  // a space is no offset sign in a body (only a query turns an unencoded + into one)
+  '2026-05-14T09:30:00 05:00',
 ];
 
 describe('due_date on create', () => {

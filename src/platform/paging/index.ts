@@ -12,6 +12,7 @@ export {
   type PagingQuery,
   pagingQuery,
   parseInstant,
+  plusFromSpace,
   timeFilter,
 } from './query';
 

@@ -23,9 +23,12 @@ const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
 /** ms since the epoch for an ISO date or date-time (no zone means UTC); undefined if invalid. */
+/** An offset's `+` sent unencoded in a query string arrives as a space: `T10:00:00 02:00`. */
+export const plusFromSpace = (text: string): string =>
+  text.replace(/(T[\d:.]+) (\d{2}:?\d{2})$/i, '$1+$2');
+
 export function parseInstant(sent: string): number | undefined {
-  // An offset's `+` sent unencoded in a query string arrives as a space: `...T10:00:00 02:00`.
-  const text = sent.replace(/(T[\d:.]+) (\d{2}:?\d{2})$/i, '$1+$2');
+  const text = plusFromSpace(sent);
   const date = DATE.exec(text);
   const dateTime = date ? undefined : DATE_TIME.exec(text);
   const parts = date ?? dateTime;

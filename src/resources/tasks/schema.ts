@@ -114,7 +114,7 @@ export const TaskUpdateSchema = z
 export type TaskCreate = z.output<typeof TaskCreateSchema>;
 export type TaskUpdate = z.output<typeof TaskUpdateSchema>;
 
-const dueBound = (description: string) => wallClockField().optional().openapi({ description });
+const dueBound = (description: string) => wallClockField(true).optional().openapi({ description });
 
 export const TaskListQuery = pagingQuery.extend({
   completed: z.enum(['true', 'false']).optional(),

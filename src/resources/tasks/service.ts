@@ -41,7 +41,7 @@ export function presentTask(ctx: ServiceContext, t: Task): z.infer<typeof TaskSc
 // decisions.md: a task belongs to its job when it has one, else to its contact, and is gone with
 // the one it belongs to until that is restored. A task on a live job stays when its contact is
 // deleted; the link is hidden meanwhile, as a job hides a deleted homeowner.
-const isVisible = (ctx: ServiceContext, task: Task) =>
+export const taskIsVisible = (ctx: ServiceContext, task: Task): boolean =>
   task.job_id !== null
     ? jobIsLive(ctx, task.job_id)
     : task.contact_id === null || findContact(ctx, task.contact_id) !== undefined;
@@ -53,7 +53,7 @@ const linkedContact = (ctx: ServiceContext, task: Task): string | null =>
 
 export function getTask(ctx: ServiceContext, id: string): Task {
   const task = ctx.ws.get('tasks', id);
-  if (!task || !isVisible(ctx, task)) {
+  if (!task || !taskIsVisible(ctx, task)) {
     throw new ApiError('not_found', 'no such task');
   }
   return task;
@@ -94,9 +94,12 @@ function fieldsOf(ctx: ServiceContext, input: TaskCreate | TaskUpdate, current?:
   return out;
 }
 
-/** An end date before the day the task is due is a mistake in the request. */
-// `field` names what the request sent: moving due_date past a stored end_date is a due_date error.
-function checkEndDate(task: Pick<Task, 'due_date' | 'end_date'>, input: TaskCreate | TaskUpdate) {
+// An end date before the day the task is due is a mistake in the request; `field` names what the
+// request sent (moving due_date past a stored end_date is a due_date error).
+function checkEndDate(
+  task: Pick<Task, 'due_date' | 'end_date'>,
+  input: TaskCreate | TaskUpdate,
+): void {
   if (
     task.end_date !== null &&
     task.due_date !== null &&
@@ -147,6 +150,11 @@ export function updateTask(ctx: ServiceContext, id: string, input: TaskUpdate): 
     throw new ApiError('invalid_request', 'title cannot be empty', 'title');
   }
   const next: Task = { ...task, ...fieldsOf(ctx, input, task) };
+  // Taken off its job, a task whose contact is deleted would vanish with that contact; the client
+  // saw no contact on it (contact_id null), so it keeps none.
+  if (next.job_id === null && next.contact_id !== null && !findContact(ctx, next.contact_id)) {
+    next.contact_id = null;
+  }
   checkEndDate(next, input);
   if (JSON.stringify(next) === JSON.stringify(task)) {
     return task;
@@ -183,6 +191,6 @@ export function listTasks(
       // spec, Tasks: due_after / due_before compare wall-clock digits, never shifted
       (q.due_after === undefined || (t.due_date !== null && t.due_date >= q.due_after)) &&
       (q.due_before === undefined || (t.due_date !== null && t.due_date < q.due_before)) &&
-      isVisible(ctx, t),
+      taskIsVisible(ctx, t),
   });
 }

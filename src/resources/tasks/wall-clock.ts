@@ -1,9 +1,9 @@
 import { z } from '@hono/zod-openapi';
+import { plusFromSpace } from '../../platform/paging';
 import { isCalendarDate } from '../common/fields';
 
-// An offset's `+` sent unencoded in a query string arrives as a space; it is taken as one.
 const FORM =
-  /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+\- ](\d{2}):?(\d{2}))?)?$/i;
+  /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-](\d{2}):?(\d{2}))?)?$/i;
 
 /**
  * spec, Tasks: `due_date` is the local time the crew reads. An offset sent with it is dropped and
@@ -30,12 +30,13 @@ export function wallClock(text: string): string | undefined {
   return `${m[1]}T${h}:${min}:${s}`;
 }
 
-export const wallClockField = () =>
+/** A wall-clock field; `inQuery`: a space before the offset is its `+` sent unencoded. */
+export const wallClockField = (inQuery = false) =>
   z
     .string()
     .max(40)
     .transform((text, ctx) => {
-      const value = wallClock(text);
+      const value = wallClock(inQuery ? plusFromSpace(text) : text);
       if (value === undefined) {
         ctx.addIssue({
           code: 'custom',
