@@ -63,3 +63,25 @@ test('url and portal_url in GET equal those of the delivery, whatever Host the c
   expect(seen.url).toBe(delivered?.json.url);
   expect(seen.portal_url).toBe(delivered?.json.portal_url);
 });
+
+test('the request log of a real server holds each answer exactly as it was sent', async () => {
+  const server = await startServe(join(await tempDir(), 'data.json'), ['--no-seed']);
+  const made = await http(`${server.url}/__admin/workspaces`, { method: 'POST', body: {} });
+  const key: string = made.body.keys.write.key;
+  const job = await http(`${server.url}/v1/jobs`, {
+    method: 'POST',
+    key,
+    body: { name: 'Roof', address: '1 Main St' },
+  });
+  const seen = await http(`${server.url}/v1/jobs/${job.body.id}`, { key });
+  const missing = await http(`${server.url}/v1/jobs/${made.body.id}`, { key });
+  expect(missing.status).toBe(404);
+
+  const log = await http(`${server.url}/__admin/requests?workspace_id=${made.body.id}`);
+  const [notFound, got, created] = log.body.data;
+  expect(JSON.parse(created.response_body)).toEqual(job.body);
+  expect(JSON.parse(created.request_body)).toEqual({ name: 'Roof', address: '1 Main St' });
+  expect(JSON.parse(got.response_body)).toEqual(seen.body);
+  expect(JSON.parse(notFound.response_body)).toEqual(missing.body);
+  expect(got.response_body_truncated).toBe(false);
+});
