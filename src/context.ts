@@ -52,8 +52,6 @@ export type AppEnv = {
     /** The credential a call was made with, even one refused as revoked (the request log's). */
     presented: Credential | undefined;
     ctx: ServiceContext;
-    /** Set when the Idempotency-Key middleware answered with a stored response. */
-    replayed: boolean | undefined;
   };
 };
 

@@ -79,7 +79,6 @@ export class Idempotency {
             'Idempotency-Key',
           );
         }
-        c.set('replayed', true);
         return c.body(replayBody(earlier, c.get('requestId')), earlier.status as 200, {
           'Content-Type': 'application/json',
           'Idempotent-Replayed': 'true',
