@@ -229,14 +229,13 @@ export class Store {
   }
 
   #collection(scope: Scope, coll: string): Collection | undefined {
-    if (this.#unparsed.size > 0) {
-      this.#parse(scope);
-    }
+    this.#parse(scope);
     return this.#scopes.get(scope)?.get(coll);
   }
 
+  /** Parses `scope` if it still waits in the data file's bytes; every read and write asks. */
   #parse(scope: Scope): void {
-    const raw = this.#unparsed.get(scope);
+    const raw = this.#unparsed.size === 0 ? undefined : this.#unparsed.get(scope);
     if (raw === undefined) {
       return;
     }
@@ -257,9 +256,7 @@ export class Store {
 
   #apply(ops: readonly Op[]): void {
     for (const [scope, coll, id, rec] of ops) {
-      if (this.#unparsed.size > 0) {
-        this.#parse(scope);
-      }
+      this.#parse(scope);
       let colls = this.#scopes.get(scope);
       if (colls === undefined) {
         colls = new Map();
