@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createApp } from './app';
 import type { Config } from './context';
+import { requestLogFiles } from './platform/request-log';
 import { createServices, type Services } from './runtime';
 import { seedDataFile } from './seed';
 import { Store, storeFiles } from './store';
@@ -34,7 +35,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     await seedDataFile(opts.data, { seed: DEFAULT_SEED, profile: 'demo' });
   }
   const { store } = await Store.open(opts.data);
-  const services = createServices(store, opts.config, `${opts.data}.requests.jsonl`);
+  const [requestLogFile] = requestLogFiles(opts.data);
+  const services = createServices(store, opts.config, requestLogFile);
   const app = createApp(services);
 
   let server: Server;

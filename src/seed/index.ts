@@ -1,6 +1,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { mintApiKey } from '../platform/auth';
+import { requestLogFiles } from '../platform/request-log';
 import type { StoreMeta } from '../runtime';
 import { Store, storeFiles, type Tx, type WorkspaceCollections } from '../store';
 import type { Name, RecordOf } from '../store/collections';
@@ -90,7 +91,7 @@ export async function seedDataFile(
 ): Promise<SeededWorkspace[]> {
   await mkdir(dirname(path), { recursive: true });
   acquireLock(path)(); // refuses while a server holds the file
-  for (const file of [...storeFiles(path), `${path}.requests.jsonl`]) {
+  for (const file of [...storeFiles(path), ...requestLogFiles(path)]) {
     await rm(file, { force: true });
   }
   const gen = await generate({ ...opts, anchorMs: SEED_ANCHOR_MS });

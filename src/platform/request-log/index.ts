@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv, Runtime } from '../../context';
 import { cap, type RequestLog } from './log';
 
-export { type LoggedRequest, type RequestFilter, RequestLog } from './log';
+export { type LoggedRequest, type RequestFilter, RequestLog, requestLogFiles } from './log';
 
 /** Methods whose requests carry a body; asking a GET for its body costs a full Request. */
 export const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

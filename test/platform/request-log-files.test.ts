@@ -1,0 +1,126 @@
+import { appendFile, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import type { NewEntry } from '../../src/platform/request-log/log';
+import { MAX_ENTRIES } from '../../src/platform/request-log/log';
+import { type Harness, harness, type TestWorkspace } from '../support/harness';
+
+// The request log on disk: `<file>` and the generation before it, `<file>.1`. Thousands of calls
+// are handed to the log directly (a request each through HTTP would take minutes); what the log
+// answers is read through the control API.
+
+let dir: string;
+let file: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'svc-log-files-'));
+  file = join(dir, 'data.json.requests.jsonl');
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const lines = async (path: string) =>
+  (await readFile(path, 'utf8').catch(() => '')).split('\n').filter((l) => l !== '');
+
+/** `n` calls of `ws`, numbered from `from` in their path, handed to the log as the middleware does. */
+function logCalls(h: Harness, ws: TestWorkspace, from: number, n: number): void {
+  for (let i = from; i < from + n; i++) {
+    const entry: NewEntry = {
+      at: h.services.clock.iso(),
+      method: 'GET',
+      path: `/v1/jobs/call-${i}`,
+      query: {},
+      status: 404,
+      duration_ms: 0.1,
+      key_id: ws.keys.write.id,
+      credential_kind: 'api_key',
+      workspace_id: ws.id,
+      request_id: `req_${i}`,
+      request_headers: {},
+      request_body: null,
+      request_body_truncated: false,
+      response: { json: JSON.stringify({ call: i }) },
+    };
+    h.services.requestLog.append(entry);
+  }
+}
+
+async function newest(h: Harness, limit = 1): Promise<{ path: string; response_body: string }[]> {
+  return (await h.admin.get('/requests', { query: { limit } })).body.data;
+}
+
+describe('the request log files', () => {
+  test(`keep at most ${MAX_ENTRIES.toLocaleString('en-US')} calls, the newest, and answer them whole`, async () => {
+    const h = harness({ rateLimit: null }, { requestLogFile: file });
+    const ws = await h.workspace();
+    logCalls(h, ws, 0, MAX_ENTRIES + 2_500);
+    const { body } = await h.admin.get('/requests', { query: { limit: 200 } });
+    expect(body.data[0]).toMatchObject({ path: `/v1/jobs/call-${MAX_ENTRIES + 2_499}` });
+    expect(JSON.parse(body.data[0].response_body)).toEqual({ call: MAX_ENTRIES + 2_499 });
+    // The oldest kept is call 2,500: page to the end by cursor.
+    let cursor: string | null = body.next_cursor;
+    let last = body.data.at(-1);
+    let seen = body.data.length;
+    while (cursor) {
+      const page = (await h.admin.get('/requests', { query: { limit: 200, cursor } })).body;
+      seen += page.data.length;
+      last = page.data.at(-1) ?? last;
+      cursor = page.next_cursor;
+    }
+    expect(seen).toBe(MAX_ENTRIES);
+    expect(last).toMatchObject({ path: '/v1/jobs/call-2500' });
+    expect(JSON.parse(last.response_body)).toEqual({ call: 2_500 });
+    await h.services.requestLog.close();
+  }, 60_000);
+
+  test('past 20,000 lines the file is set aside as <file>.1 and a new one starts: no file grows without bound', async () => {
+    const h = harness({ rateLimit: null }, { requestLogFile: file });
+    const ws = await h.workspace();
+    logCalls(h, ws, 0, MAX_ENTRIES);
+    await h.services.requestLog.close(); // the lines are in the file; the log goes on after
+    logCalls(h, ws, MAX_ENTRIES, 10);
+    const [top] = await newest(h);
+    expect(top?.path).toBe(`/v1/jobs/call-${MAX_ENTRIES + 9}`);
+    await h.services.requestLog.close();
+    expect(await lines(`${file}.1`)).toHaveLength(MAX_ENTRIES);
+    expect(await lines(file)).toHaveLength(10);
+    // Calls in both files are read back whole, the older from <file>.1.
+    const second = harness({ rateLimit: null }, { requestLogFile: file });
+    const { body } = await second.admin.get('/requests', { query: { limit: 12 } });
+    expect(body.data.map((e: { path: string }) => e.path)).toEqual(
+      Array.from({ length: 12 }, (_, i) => `/v1/jobs/call-${MAX_ENTRIES + 9 - i}`),
+    );
+    expect(JSON.parse(body.data[11].response_body)).toEqual({ call: MAX_ENTRIES - 2 });
+    await second.services.requestLog.close();
+  }, 60_000);
+
+  test('a last line cut short by a crash is skipped, and the next call starts a line of its own', async () => {
+    const first = harness({ rateLimit: null }, { requestLogFile: file });
+    const ws = await first.workspace();
+    await ws.api.get('/ping');
+    await first.services.requestLog.close();
+    await appendFile(file, '{"id":"rq_0000000002","at":"20');
+    const second = harness({ rateLimit: null }, { requestLogFile: file });
+    await (await second.workspace()).api.get('/users');
+    const data = await newest(second, 10);
+    expect(data.map((e) => e.path)).toEqual(['/v1/users', '/v1/ping']);
+    await second.services.requestLog.close();
+    const third = harness({ rateLimit: null }, { requestLogFile: file });
+    expect((await newest(third, 10)).map((e) => e.path)).toEqual(['/v1/users', '/v1/ping']);
+    expect(JSON.parse((await lines(file)).at(-1) as string)).toMatchObject({ path: '/v1/users' });
+    await third.services.requestLog.close();
+  });
+
+  test('once every call has passed its 14 days, the purge deletes the files', async () => {
+    const h = harness({ rateLimit: null }, { requestLogFile: file });
+    const ws = await h.workspace();
+    await ws.api.get('/ping');
+    await h.services.requestLog.close();
+    expect((await stat(file)).size).toBeGreaterThan(0);
+    await h.admin.post('/clock', { advance_seconds: 15 * 86_400 });
+    await h.services.requestLog.close();
+    await expect(stat(file)).rejects.toThrow();
+    expect(await newest(h, 10)).toEqual([]);
+  });
+});
