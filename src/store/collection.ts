@@ -6,6 +6,8 @@ export class Collection {
   #byId: Map<string, Rec> | undefined;
   #loaded: Record<string, Rec> | undefined;
   #order: OrderIndex | undefined;
+  /** Counts the changes applied: what was made from this collection's records is stale once it moves. */
+  version = 0;
 
   /** `loaded`: the records as the data file holds them, turned into a Map on first use. */
   constructor(loaded?: Record<string, Rec>) {
@@ -27,6 +29,7 @@ export class Collection {
   }
 
   set(rec: Rec, before: Rec | undefined): void {
+    this.version += 1;
     this.byId.set(rec.id, rec);
     if (this.#order && (before === undefined || createdAt(before) !== createdAt(rec))) {
       if (before) {
@@ -37,6 +40,7 @@ export class Collection {
   }
 
   delete(before: Rec): void {
+    this.version += 1;
     this.byId.delete(before.id);
     this.#order?.remove(before);
   }

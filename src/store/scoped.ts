@@ -21,6 +21,11 @@ export class ScopedStore<C> {
     return this.#store.values(this.scope, coll) as IterableIterator<RecordOf<C, K>>;
   }
 
+  /** See Store.version: undefined inside a transaction. */
+  version<K extends Name<C>>(coll: K): number | undefined {
+    return this.#store.version(this.scope, coll);
+  }
+
   count<K extends Name<C>>(coll: K): number {
     return this.#store.count(this.scope, coll);
   }

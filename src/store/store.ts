@@ -206,6 +206,14 @@ export class Store {
     return (this.#collection(scope, coll)?.byId ?? new Map<string, Rec>()).values();
   }
 
+  /**
+   * How many changes `coll` of `scope` has had: a number that grows with every commit touching it.
+   * Inside a transaction there is no such number for what it has written: undefined.
+   */
+  version(scope: Scope, coll: string): number | undefined {
+    return this.#tx ? undefined : (this.#collection(scope, coll)?.version ?? 0);
+  }
+
   count(scope: Scope, coll: string): number {
     return this.#collection(scope, coll)?.byId.size ?? 0;
   }

@@ -21,6 +21,8 @@ export interface CallOptions {
   headers?: Record<string, string>;
   /** The test sends something the document does not allow on purpose: skip the request check. */
   invalid?: boolean;
+  /** The scheme and host the request is addressed to (`http://localhost` when not given). */
+  origin?: string;
 }
 
 export interface RawOptions extends CallOptions {
@@ -81,11 +83,14 @@ export class Client {
     }
     const qs = query.toString();
     const allHeaders = { ...this.#auth, ...headers };
-    const res = await this.#h.app.request(`${this.#base}${path}${qs ? `?${qs}` : ''}`, {
-      method,
-      headers: allHeaders,
-      ...(body === undefined ? {} : { body }),
-    });
+    const res = await this.#h.app.request(
+      `${opts.origin ?? ''}${this.#base}${path}${qs ? `?${qs}` : ''}`,
+      {
+        method,
+        headers: allHeaders,
+        ...(body === undefined ? {} : { body }),
+      },
+    );
     const text = await res.text();
     const parsed = parseBody(text);
     const reply: Reply = { status: res.status, headers: res.headers, body: parsed, text };

@@ -10,7 +10,7 @@ import {
   writeErrors,
 } from '../../platform/openapi/responses';
 import { DeletedSchema } from '../../platform/openapi/schemas';
-import { listBody, pageStart } from '../../platform/paging';
+import { listBody, listText, pageStart } from '../../platform/paging';
 import type { Position, Rec } from '../../store';
 
 // spec, Errors: 404 is "no such record in this workspace", and an id of any other form names none
@@ -62,6 +62,18 @@ export function paged<R extends Rec, T>(
   present: (rec: R) => T,
 ) {
   return listBody(rt, ctx, list, scan(pageStart(rt, ctx, list, q)), present);
+}
+
+/** `paged` as JSON text, from the JSON text of each record (see ShownTexts). */
+export function pagedText<R extends Rec>(
+  rt: Runtime,
+  ctx: ServiceContext,
+  list: string,
+  q: { cursor?: string | undefined },
+  scan: (after: Position | undefined) => { items: R[]; hasMore: boolean },
+  text: (rec: R) => string,
+): string {
+  return listText(rt, ctx, list, scan(pageStart(rt, ctx, list, q)), text);
 }
 
 /**

@@ -1,7 +1,9 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv, Runtime } from '../../context';
+import { jsonText } from '../../platform/http/json-text';
 import { jsonResponse } from '../../platform/openapi/responses';
 import { wholeList } from '../../platform/paging';
+import type { Position } from '../../store';
 import {
   changeErrors,
   deletedResponse,
@@ -9,13 +11,14 @@ import {
   jsonBody,
   onlyGet,
   paged,
+  pagedText,
   readErrors,
   readOneErrors,
   writeOnly,
 } from '../common/routing';
 import { SubListQuery } from '../jobs/input';
-import { presentJobs } from '../jobs/present';
-import { JobListSchema } from '../jobs/schema';
+import { jobTexts } from '../jobs/present';
+import { type JobList, JobListSchema } from '../jobs/schema';
 import { jobsOfContact } from '../jobs/service';
 import {
   ContactCreateSchema,
@@ -152,17 +155,9 @@ export function contactRoutes(rt: Runtime) {
     const ctx = c.get('ctx');
     const { id } = c.req.valid('param');
     const q = c.req.valid('query');
-    return c.json(
-      paged(
-        rt,
-        ctx,
-        `contact-jobs:${id}`,
-        q,
-        (after) => jobsOfContact(ctx, id, q, after),
-        presentJobs(ctx),
-      ),
-      200,
-    );
+    const list = `contact-jobs:${id}`;
+    const scan = (after: Position | undefined) => jobsOfContact(ctx, id, q, after);
+    return jsonText<JobList, 200>(c, pagedText(rt, ctx, list, q, scan, jobTexts(ctx)), 200);
   });
   return app;
 }

@@ -1,5 +1,6 @@
 import type { z } from '@hono/zod-openapi';
 import type { ServiceContext } from '../../context';
+import { ShownTexts } from '../common/shown';
 import { findContact } from '../contacts/service';
 import { jobMoney, receivedByJob } from './money';
 import type { Job, JobOut, PersonRefSchema } from './schema';
@@ -101,4 +102,18 @@ export function presentJobs(ctx: ServiceContext): (job: Job) => JobOut {
     received ??= receivedByJob(ctx);
     return presentJob(ctx, job, received.get(job.id) ?? 0);
   };
+}
+
+// Everything presentJob reads besides the job: its people, its teammates, its column and board,
+// and its payments (the money figures).
+const shown = new ShownTexts<Job>(['contacts', 'users', 'stages', 'pipelines', 'payments']);
+
+/** A job as the API shows it, as JSON text: made once, and again only when what it shows moves. */
+export const jobText = (ctx: ServiceContext, job: Job): string =>
+  shown.text(ctx, job, () => presentJob(ctx, job));
+
+/** jobText for the jobs of one list (see presentJobs). */
+export function jobTexts(ctx: ServiceContext): (job: Job) => string {
+  const present = presentJobs(ctx);
+  return (job) => shown.text(ctx, job, () => present(job));
 }

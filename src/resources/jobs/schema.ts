@@ -150,3 +150,4 @@ export const JobSchema = z
 export type JobOut = z.infer<typeof JobSchema>;
 
 export const JobListSchema = listOf(JobSchema, 'JobList');
+export type JobList = z.infer<typeof JobListSchema>;

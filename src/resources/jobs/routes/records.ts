@@ -1,21 +1,22 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv, Runtime } from '../../../context';
+import { jsonText } from '../../../platform/http/json-text';
 import { jsonResponse } from '../../../platform/openapi/responses';
-import { wholeList } from '../../../platform/paging';
+import { wholeListText } from '../../../platform/paging';
 import {
   changeErrors,
   deletedResponse,
   idParam,
   jsonBody,
   onlyGet,
-  paged,
+  pagedText,
   readErrors,
   readOneErrors,
   writeOnly,
 } from '../../common/routing';
 import { JobCreateSchema, JobListQuery, JobSearchQuery, JobUpdateSchema } from '../input';
-import { presentJob, presentJobs } from '../present';
-import { JobListSchema, JobSchema } from '../schema';
+import { jobText, jobTexts } from '../present';
+import { type JobList, JobListSchema, type JobOut, JobSchema } from '../schema';
 import { createJob, deleteJob, listJobs, searchJobs, updateJob } from '../service';
 import { getJob } from '../visibility';
 
@@ -75,33 +76,32 @@ const remove = createRoute({
 
 export function jobRecordRoutes(rt: Runtime) {
   const app = new OpenAPIHono<AppEnv>();
+  // Jobs are answered from their kept JSON text (jobText): presenting and serialising a page of
+  // them again for every read was most of what a read cost.
   app.openapi(list, (c) => {
     const ctx = c.get('ctx');
     const q = c.req.valid('query');
-    return c.json(
-      paged(rt, ctx, 'jobs', q, (after) => listJobs(ctx, q, after), presentJobs(ctx)),
-      200,
-    );
+    const text = pagedText(rt, ctx, 'jobs', q, (after) => listJobs(ctx, q, after), jobTexts(ctx));
+    return jsonText<JobList, 200>(c, text, 200);
   });
   app.openapi(create, (c) => {
     const ctx = c.get('ctx');
-    return c.json(presentJob(ctx, createJob(ctx, c.req.valid('json'))), 201);
+    return jsonText<JobOut, 201>(c, jobText(ctx, createJob(ctx, c.req.valid('json'))), 201);
   });
   app.openapi(search, (c) => {
     const ctx = c.get('ctx');
-    return c.json(wholeList(searchJobs(ctx, c.req.valid('query')).map(presentJobs(ctx))), 200);
+    const found = searchJobs(ctx, c.req.valid('query'));
+    return jsonText<JobList, 200>(c, wholeListText(found.map(jobTexts(ctx))), 200);
   });
   onlyGet(app, '/jobs/search');
   app.openapi(getOne, (c) => {
     const ctx = c.get('ctx');
-    return c.json(presentJob(ctx, getJob(ctx, c.req.valid('param').id)), 200);
+    return jsonText<JobOut, 200>(c, jobText(ctx, getJob(ctx, c.req.valid('param').id)), 200);
   });
   app.openapi(update, (c) => {
     const ctx = c.get('ctx');
-    return c.json(
-      presentJob(ctx, updateJob(ctx, c.req.valid('param').id, c.req.valid('json'))),
-      200,
-    );
+    const job = updateJob(ctx, c.req.valid('param').id, c.req.valid('json'));
+    return jsonText<JobOut, 200>(c, jobText(ctx, job), 200);
   });
   app.openapi(remove, (c) => {
     const { id } = deleteJob(c.get('ctx'), c.req.valid('param').id);
