@@ -24,7 +24,13 @@ const lines = async (path: string) =>
   (await readFile(path, 'utf8').catch(() => '')).split('\n').filter((l) => l !== '');
 
 /** `n` calls of `ws`, numbered from `from` in their path, handed to the log as the middleware does. */
-function logCalls(h: Harness, ws: TestWorkspace, from: number, n: number): void {
+function logCalls(
+  h: Harness,
+  ws: TestWorkspace,
+  from: number,
+  n: number,
+  response = (i: number): NewEntry['response'] => ({ json: JSON.stringify({ call: i }) }),
+): void {
   for (let i = from; i < from + n; i++) {
     const entry: NewEntry = {
       at: h.services.clock.iso(),
@@ -40,7 +46,7 @@ function logCalls(h: Harness, ws: TestWorkspace, from: number, n: number): void 
       request_headers: {},
       request_body: null,
       request_body_truncated: false,
-      response: { json: JSON.stringify({ call: i }) },
+      response: response(i),
     };
     h.services.requestLog.append(entry);
   }
@@ -108,8 +114,35 @@ describe('the request log files', () => {
     await second.services.requestLog.close();
     const third = harness({ rateLimit: null }, { requestLogFile: file });
     expect((await newest(third, 10)).map((e) => e.path)).toEqual(['/v1/users', '/v1/ping']);
-    expect(JSON.parse((await lines(file)).at(-1) as string)).toMatchObject({ path: '/v1/users' });
+    // A line is the entry's JSON, then a tab and the response body as sent.
+    const [entry, body] = ((await lines(file)).at(-1) as string).split('\t');
+    expect(JSON.parse(entry as string)).toMatchObject({ path: '/v1/users' });
+    expect(JSON.parse(body as string)).toMatchObject({ object: 'list' });
     await third.services.requestLog.close();
+  });
+
+  test('answers come back exactly as sent: JSON cut inside a string, text with tabs and newlines', async () => {
+    const h = harness({ rateLimit: null }, { requestLogFile: file });
+    const ws = await h.workspace();
+    const cut = JSON.stringify({ note: 'é\t"x"\n'.repeat(4_000) });
+    const sent = [
+      { json: cut },
+      { text: 'first\tsecond\nthird line' },
+      { text: 'tab\there' },
+      { json: '' },
+    ];
+    logCalls(h, ws, 0, sent.length, (i) => sent[i] as NewEntry['response']);
+    await h.services.requestLog.close();
+    const again = harness({ rateLimit: null }, { requestLogFile: file });
+    const data = (await again.admin.get('/requests', { query: { limit: 10 } })).body.data;
+    expect(data.map((e: { response_body: string | null }) => e.response_body)).toEqual([
+      null,
+      'tab\there',
+      'first\tsecond\nthird line',
+      cut.slice(0, 16 * 1024),
+    ]);
+    expect(data[3].response_body_truncated).toBe(true);
+    await again.services.requestLog.close();
   });
 
   test('once every call has passed its 14 days, the purge deletes the files', async () => {

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv, Runtime } from '../../context';
-import { cap, type RequestLog } from './log';
+import { cap, type LoggedResponse, type RequestLog } from './log';
 
 export { type LoggedRequest, type RequestFilter, RequestLog, requestLogFiles } from './log';
 
@@ -26,18 +26,39 @@ function queryOf(url: string): Record<string, string> {
 }
 
 /**
- * The text of an answer made from a string (every `c.json`). The Node adapter keeps that string
- * in its lightweight Response, under a symbol of its own: read there, the text costs nothing,
- * where cloning the response and reading its stream back, or wrapping `c.json` on every request
- * (which slows every later use of the context), cost a sixth of a small request. Anything else
- * (another runtime, a stream) is read back from a clone.
+ * The text of an answer made from a string (every `c.json`), and whether it is JSON. The Node
+ * adapter keeps that string, and the headers, in its lightweight Response under a symbol of its
+ * own: read there, they cost nothing, where cloning the response and reading its stream back, or
+ * wrapping `c.json` on every request (which slows every later use of the context), cost a sixth of
+ * a small request. Anything else (another runtime, a stream) is read back from a clone.
  */
-async function responseText(res: Response): Promise<string> {
+function madeText(res: Response): { text: string; json: boolean } | undefined {
   const cache = (res as unknown as Record<symbol, unknown>)[adapterCache(res)];
-  if (Array.isArray(cache) && typeof cache[1] === 'string') {
-    return cache[1];
+  if (!Array.isArray(cache) || typeof cache[1] !== 'string') {
+    return undefined;
   }
-  return await res.clone().text();
+  const headers: unknown = cache[2];
+  const type =
+    headers instanceof Headers
+      ? headers.get('Content-Type')
+      : (headers as Record<string, string> | undefined)?.['Content-Type'];
+  return { text: cache[1], json: (type ?? '').startsWith('application/json') };
+}
+
+/** The answer as the log keeps it; synchronous when the adapter holds its text (see madeText). */
+function responseOf(res: Response): LoggedResponse | Promise<LoggedResponse> {
+  const made = madeText(res);
+  if (made) {
+    return made.json ? { json: made.text } : { text: made.text };
+  }
+  return res
+    .clone()
+    .text()
+    .then((text) =>
+      (res.headers.get('Content-Type') ?? '').startsWith('application/json')
+        ? { json: text }
+        : { text },
+    );
 }
 
 let cacheSymbol: symbol | undefined;
@@ -55,10 +76,12 @@ export const logRequests =
     const started = performance.now();
     const at = rt.clock.iso();
     let body: string | null = null;
-    try {
-      body = await requestBody(c);
-    } catch {
-      body = null; // unreadable bodies are the route's to refuse
+    if (BODY_METHODS.has(c.req.method)) {
+      try {
+        body = await requestBody(c);
+      } catch {
+        body = null; // unreadable bodies are the route's to refuse
+      }
     }
     await next();
     // A revoked key's calls are logged too: support needs to see them refused.
@@ -67,8 +90,8 @@ export const logRequests =
       return;
     }
     const request = body === null ? null : cap(body);
-    const text = await responseText(c.res);
-    const json = (c.res.headers.get('Content-Type') ?? '').startsWith('application/json');
+    const answer = responseOf(c.res);
+    const response = answer instanceof Promise ? await answer : answer;
     const headers: Record<string, string> = {};
     for (const name of ['content-type', 'idempotency-key']) {
       const value = c.req.header(name);
@@ -90,6 +113,6 @@ export const logRequests =
       request_headers: headers,
       request_body: request?.text ?? null,
       request_body_truncated: request?.truncated ?? false,
-      response: json ? { json: text } : { text },
+      response,
     });
   };

@@ -1,0 +1,122 @@
+// The request log's line format: one JSON object a call, its filter fields first.
+
+export interface LoggedRequest {
+  id: string;
+  at: string;
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  status: number;
+  duration_ms: number;
+  key_id: string;
+  credential_kind: string;
+  workspace_id: string;
+  request_id: string;
+  request_headers: Record<string, string>;
+  request_body: string | null;
+  request_body_truncated: boolean;
+  response_body: string | null;
+  response_body_truncated: boolean;
+}
+
+/** A response as the middleware hands it over: the JSON text `c.json` sent, or other text. */
+export type LoggedResponse = { json: string } | { text: string };
+
+/** What the middleware hands over: the entry but its id, with the response as it was sent. */
+export type NewEntry = Omit<LoggedRequest, 'id' | 'response_body' | 'response_body_truncated'> & {
+  response: LoggedResponse;
+};
+
+/** What the filters of /__admin/requests read. */
+export type Filters = Pick<
+  LoggedRequest,
+  'id' | 'at' | 'method' | 'path' | 'status' | 'key_id' | 'workspace_id'
+>;
+
+const BODY_CAP = 16 * 1024;
+
+/** A body capped at 16 KB (the line is built from it at once; nothing keeps the slice). */
+export function cap(text: string): { text: string; truncated: boolean } {
+  return text.length > BODY_CAP
+    ? { text: text.slice(0, BODY_CAP), truncated: true }
+    : { text, truncated: false };
+}
+
+// A line starts with the filter fields, up to `query`, so that a start reads only those.
+const FILTER_END = ',"query":';
+// Between a line's JSON and the response body it carries as it was sent (see lineParts). JSON
+// text holds no raw tab, so the first one in a line is this.
+const TAIL = '\t';
+
+/**
+ * A line, in parts (written one after the other, never joined): the entry as JSON, then a tab and
+ * the response body (its first 16 KB) as it was sent. Escaping the body into a JSON string was most
+ * of what logging a request cost, and a page of jobs cut at 16 KB is no JSON value to embed as one.
+ * A body holding a newline (the line's end) is escaped into `response_body` instead. The JSON is
+ * written out by hand: what svc made (ids, times, the method Node accepted) needs no escaping, and
+ * serialising the entry as an object was a tenth of what a small read cost.
+ */
+export function lineParts(id: string, entry: NewEntry): string[] {
+  const head =
+    `{"id":"${id}","at":"${entry.at}","method":"${entry.method}","path":${JSON.stringify(entry.path)}` +
+    `,"status":${entry.status},"key_id":${JSON.stringify(entry.key_id)}` +
+    `,"workspace_id":${JSON.stringify(entry.workspace_id)}` +
+    `,"query":${JSON.stringify(entry.query)},"duration_ms":${entry.duration_ms}` +
+    `,"credential_kind":"${entry.credential_kind}","request_id":"${entry.request_id}"` +
+    `,"request_headers":${JSON.stringify(entry.request_headers)}` +
+    `,"request_body":${JSON.stringify(entry.request_body)}` +
+    `,"request_body_truncated":${entry.request_body_truncated}`;
+  const sent = 'json' in entry.response ? entry.response.json : entry.response.text;
+  const body = cap(sent);
+  if (body.text === '') {
+    return [head, ',"response_body_truncated":false,"response_body":null}'];
+  }
+  if (!body.text.includes('\n')) {
+    return [head, `,"response_body_truncated":${body.truncated}}`, TAIL, body.text];
+  }
+  return [
+    head,
+    `,"response_body_truncated":${body.truncated},"response_body":`,
+    JSON.stringify(body.text),
+    '}',
+  ];
+}
+
+/** A line read back; undefined when it is not one (a file edited by hand). */
+export function entryOf(line: string): LoggedRequest | undefined {
+  try {
+    const tail = line.indexOf(TAIL);
+    if (tail !== -1) {
+      const entry = JSON.parse(line.slice(0, tail)) as Omit<LoggedRequest, 'response_body'>;
+      return { ...entry, response_body: line.slice(tail + 1) };
+    }
+    // Lines of earlier versions carried a whole JSON body as JSON.
+    const parsed = JSON.parse(line) as LoggedRequest & { response_json?: unknown };
+    if (!('response_json' in parsed)) {
+      return parsed;
+    }
+    const { response_json, ...rest } = parsed;
+    return {
+      ...rest,
+      response_body: response_json === null ? null : JSON.stringify(response_json),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the filters read of the line at `start..end`: from its head when it leads with them. */
+export function filtersOf(bytes: Buffer, start: number, end: number): Filters | undefined {
+  const at = bytes.indexOf(FILTER_END, start);
+  try {
+    if (at > start && at < end) {
+      const head = JSON.parse(`${bytes.toString('utf8', start, at)}}`) as Partial<Filters>;
+      if (typeof head.status === 'number' && typeof head.workspace_id === 'string') {
+        return head as Filters;
+      }
+    }
+    return JSON.parse(bytes.toString('utf8', start, end)) as Filters; // an older line's order
+  } catch {
+    return undefined; // a line cut short by a crash
+  }
+}
