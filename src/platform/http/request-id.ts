@@ -8,14 +8,15 @@ const nextId = () => `req_${PREFIX}${(counter++).toString(16).padStart(16, '0')}
 
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../context';
+import { setAnswerHeader } from './headers';
 
 // spec, Errors: `request_id` is also sent as header X-Request-Id (on every response, so a
-// support ticket can quote it even for a success). Set on the context before the answer is made,
-// so Hono writes it into the response: touching a made response's headers makes the Node
-// adapter rebuild it as a full Response, the costliest step of a small request.
+// support ticket can quote it even for a success). Set before the answer is made (see
+// setAnswerHeader): touching a made response's headers makes the Node adapter rebuild it as a
+// full Response, the costliest step of a small request.
 export const requestId = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   const id = nextId();
   c.set('requestId', id);
-  c.header('X-Request-Id', id);
+  setAnswerHeader(c, 'X-Request-Id', id);
   await next();
 };

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv, Runtime } from '../../context';
 import { ApiError } from '../errors';
+import { setAnswerHeader } from '../http/headers';
 import type { RateState } from './limiter';
 
 export { RateLimiter, type RateState } from './limiter';
@@ -32,19 +33,19 @@ export const rateLimitHeaders =
     const state = credential
       ? rt.limiter.peek(credential.id, limit)
       : rt.limiter.hit(`address:${address(c)}`, limit);
-    stamp((name, value) => c.res.headers.set(name, value), state);
+    stamp(c, state);
   };
 
-function stamp(set: (name: string, value: string) => void, state: RateState): void {
-  set('X-RateLimit-Limit', String(state.limit));
-  set('X-RateLimit-Remaining', String(state.remaining));
-  set('X-RateLimit-Reset', String(state.reset));
+function stamp(c: Context<AppEnv>, state: RateState): void {
+  setAnswerHeader(c, 'X-RateLimit-Limit', String(state.limit));
+  setAnswerHeader(c, 'X-RateLimit-Remaining', String(state.remaining));
+  setAnswerHeader(c, 'X-RateLimit-Reset', String(state.reset));
 }
 
-// Headers go on the context before the answer is made (see request-id.ts for why).
+// Headers go on before the answer is made (see request-id.ts for why).
 function enforce(c: Context<AppEnv>, state: RateState): void {
   states.set(c, state);
-  stamp((name, value) => c.header(name, value), state);
+  stamp(c, state);
   if (!state.allowed) {
     throw new ApiError(
       'rate_limited',

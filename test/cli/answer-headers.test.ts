@@ -1,0 +1,63 @@
+// spec, Errors and Limits: every answer carries X-Request-Id (equal to an error's request_id) and
+// the three X-RateLimit headers. Served over HTTP they go on Node's response directly
+// (src/platform/http/headers.ts), not through the app as in the in-process tests: this checks
+// that path on a real server, for answers made by a route, by the error handler, and by the
+// limiter itself.
+import { join } from 'node:path';
+import { afterEach, expect, test } from 'vitest';
+import { cleanup, type HttpReply, http, startServe, tempDir } from '../support/spawn';
+
+afterEach(cleanup);
+
+function expectAnswerHeaders(reply: HttpReply, limit: number): void {
+  expect(reply.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{24}$/);
+  expect(reply.headers.get('x-ratelimit-limit')).toBe(String(limit));
+  expect(Number(reply.headers.get('x-ratelimit-remaining'))).toBeGreaterThanOrEqual(0);
+  expect(Number(reply.headers.get('x-ratelimit-reset'))).toBeGreaterThan(0);
+  expect(reply.headers.get('content-type')).toBe('application/json');
+}
+
+test('a real server sends X-Request-Id and X-RateLimit-* on successes, errors and 429s', async () => {
+  const server = await startServe(join(await tempDir(), 'data.json'), [
+    '--no-seed',
+    '--rate-limit',
+    '5',
+  ]);
+  const made = await http(`${server.url}/__admin/workspaces`, { method: 'POST', body: {} });
+  const key: string = made.body.keys.write.key;
+
+  const job = await http(`${server.url}/v1/jobs`, {
+    method: 'POST',
+    key,
+    body: { name: 'Roof', address: '1 Main St' },
+  });
+  expect(job.status).toBe(201);
+  expectAnswerHeaders(job, 5);
+
+  const got = await http(`${server.url}/v1/jobs/${job.body.id}`, { key });
+  expect(got.status).toBe(200);
+  expectAnswerHeaders(got, 5);
+  expect(got.headers.get('x-request-id')).not.toBe(job.headers.get('x-request-id'));
+
+  const missing = await http(`${server.url}/v1/jobs/not-a-job`, { key });
+  expect(missing.status).toBe(404);
+  expectAnswerHeaders(missing, 5);
+  expect(missing.body.error.request_id).toBe(missing.headers.get('x-request-id'));
+
+  const anonymous = await http(`${server.url}/v1/jobs`);
+  expect(anonymous.status).toBe(401);
+  expectAnswerHeaders(anonymous, 5);
+
+  let limited: HttpReply | undefined;
+  for (let i = 0; i < 6 && limited === undefined; i++) {
+    const reply = await http(`${server.url}/v1/ping`, { key });
+    if (reply.status === 429) {
+      limited = reply;
+    }
+  }
+  expect(limited?.status).toBe(429);
+  expectAnswerHeaders(limited as HttpReply, 5);
+  expect(limited?.headers.get('x-ratelimit-remaining')).toBe('0');
+  expect(Number(limited?.headers.get('retry-after'))).toBeGreaterThan(0);
+  expect(limited?.body.error.request_id).toBe(limited?.headers.get('x-request-id'));
+});
