@@ -89,30 +89,35 @@ export const logRequests =
     if (!credential) {
       return;
     }
-    const request = body === null ? null : cap(body);
-    const answer = responseOf(c.res);
+    const res = c.res;
+    const answer = responseOf(res);
     const response = answer instanceof Promise ? await answer : answer;
-    const headers: Record<string, string> = {};
-    for (const name of ['content-type', 'idempotency-key']) {
-      const value = c.req.header(name);
-      if (value !== undefined) {
-        headers[name] = value;
+    const duration = Math.round((performance.now() - started) * 10) / 10;
+    // The rest is read once this turn's answers are on their way (see appendLater).
+    log.appendLater(() => {
+      const request = body === null ? null : cap(body);
+      const headers: Record<string, string> = {};
+      for (const name of ['content-type', 'idempotency-key']) {
+        const value = c.req.header(name);
+        if (value !== undefined) {
+          headers[name] = value;
+        }
       }
-    }
-    log.append({
-      at,
-      method: c.req.method,
-      path: c.req.path,
-      query: queryOf(c.req.url),
-      status: c.res.status,
-      duration_ms: Math.round((performance.now() - started) * 10) / 10,
-      key_id: credential.id,
-      credential_kind: credential.kind,
-      workspace_id: credential.workspaceId,
-      request_id: c.get('requestId'),
-      request_headers: headers,
-      request_body: request?.text ?? null,
-      request_body_truncated: request?.truncated ?? false,
-      response,
+      return {
+        at,
+        method: c.req.method,
+        path: c.req.path,
+        query: queryOf(c.req.url),
+        status: res.status,
+        duration_ms: duration,
+        key_id: credential.id,
+        credential_kind: credential.kind,
+        workspace_id: credential.workspaceId,
+        request_id: c.get('requestId'),
+        request_headers: headers,
+        request_body: request?.text ?? null,
+        request_body_truncated: request?.truncated ?? false,
+        response,
+      };
     });
   };
