@@ -31,9 +31,13 @@ export function v1App(services: Services, extend?: V1Extension): OpenAPIHono<App
   // Before anything reads the body, so that everything after it reads it through the limit.
   v1.use('*', limitBodies());
   v1.use('*', logRequests(services, services.requestLog));
-  v1.use('*', authenticate(services));
-  v1.use('*', requirePlan());
-  v1.use('*', rateLimit(services));
+  // Credential, plan and rate are checks that never wait: one layer, each a layer's cost less.
+  v1.use('*', async (c, next) => {
+    authenticate(services, c);
+    requirePlan(c);
+    rateLimit(services, c);
+    await next();
+  });
   v1.use('*', services.idempotency.middleware());
 
   v1.route('/', pingRoutes());

@@ -13,45 +13,42 @@ function presentedToken(c: Context<AppEnv>): string | undefined {
 }
 
 // spec, Authentication 2 and 7: Bearer or X-API-Key on every endpoint; missing, wrong or revoked
-// is 401. spec, Scope rule 3: a workspace without an active subscription gets 402.
-export const authenticate =
-  (rt: Runtime): MiddlewareHandler<AppEnv> =>
-  async (c, next) => {
-    const token = presentedToken(c);
-    if (token === undefined) {
-      throw new ApiError(
-        'unauthorized',
-        'send a credential as Authorization: Bearer <API_KEY> or X-API-Key: <API_KEY>',
-      );
-    }
-    // A revoked key is still named in the log (the call was made with it), then refused.
-    const presented = identifyCredential(rt.store.global, token);
-    c.set('presented', presented);
-    const credential = presented?.revoked ? undefined : presented;
-    const workspace = credential && rt.store.global.get('workspaces', credential.workspaceId);
-    if (!credential || !workspace) {
-      throw new ApiError('unauthorized', 'the credential is wrong or has been revoked');
-    }
-    c.set('credential', credential);
-    c.set('ctx', {
-      ws: rt.store.workspace(workspace.id),
-      workspace,
-      clock: rt.clock,
-      credential,
-      appUrl: rt.config.appUrlFromRequest ? new URL(c.req.url).origin : rt.config.publicUrl,
-    });
-    await next();
-  };
+// is 401. A check, not a middleware: v1.ts runs it with the plan and the rate limit in one layer.
+export function authenticate(rt: Runtime, c: Context<AppEnv>): void {
+  const token = presentedToken(c);
+  if (token === undefined) {
+    throw new ApiError(
+      'unauthorized',
+      'send a credential as Authorization: Bearer <API_KEY> or X-API-Key: <API_KEY>',
+    );
+  }
+  // A revoked key is still named in the log (the call was made with it), then refused.
+  const presented = identifyCredential(rt.store.global, token);
+  c.set('presented', presented);
+  const credential = presented?.revoked ? undefined : presented;
+  const workspace = credential && rt.store.global.get('workspaces', credential.workspaceId);
+  if (!credential || !workspace) {
+    throw new ApiError('unauthorized', 'the credential is wrong or has been revoked');
+  }
+  c.set('credential', credential);
+  c.set('ctx', {
+    ws: rt.store.workspace(workspace.id),
+    workspace,
+    clock: rt.clock,
+    credential,
+    appUrl: rt.config.appUrlFromRequest ? new URL(c.req.url).origin : rt.config.publicUrl,
+  });
+}
 
-export const requirePlan = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+// spec, Scope rule 3: a workspace without an active subscription gets 402.
+export function requirePlan(c: Context<AppEnv>): void {
   if (!c.get('ctx').workspace.subscription_active) {
     throw new ApiError(
       'plan_required',
       'this workspace has no active subscription; the API is included on every paid plan',
     );
   }
-  await next();
-};
+}
 
 // spec, Authentication 3: a read-only credential may read and subscribe to webhooks; any other
 // write is 403. Routes that change data carry this middleware, so it answers before validation.

@@ -56,16 +56,13 @@ function enforce(c: Context<AppEnv>, state: RateState): void {
   }
 }
 
-/** The general limit, per credential. */
-export const rateLimit =
-  (rt: Runtime): MiddlewareHandler<AppEnv> =>
-  async (c, next) => {
-    const limit = rt.config.rateLimit;
-    if (limit !== null) {
-      enforce(c, rt.limiter.hit(c.get('ctx').credential.id, limit));
-    }
-    await next();
-  };
+/** The general limit, per credential: a check, run with the credential's (see v1.ts). */
+export function rateLimit(rt: Runtime, c: Context<AppEnv>): void {
+  const limit = rt.config.rateLimit;
+  if (limit !== null) {
+    enforce(c, rt.limiter.hit(c.get('ctx').credential.id, limit));
+  }
+}
 
 /**
  * A tighter limit for one operation, counted inside the general one (spec, Limits: hail history
