@@ -7,9 +7,12 @@ export { type LoggedRequest, type RequestFilter, RequestLog, requestLogFiles } f
 /** Methods whose requests carry a body; asking a GET for its body costs a full Request. */
 export const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** The body as sent, read before the route does (Hono caches it for the validators). */
+/**
+ * The body as sent, read before the route does (Hono caches it for the validators). Asked only
+ * of BODY_METHODS: a GET does not wait on it.
+ */
 async function requestBody(c: Context<AppEnv>): Promise<string | null> {
-  if (!BODY_METHODS.has(c.req.method) || c.req.raw.body === null) {
+  if (c.req.raw.body === null) {
     return null;
   }
   const type = c.req.header('Content-Type') ?? '';
