@@ -29,9 +29,21 @@ export class ShownTexts<R extends object> {
   }
 
   text(ctx: ServiceContext, rec: R, present: () => unknown): string {
+    return this.#text(this.#stamp(ctx), ctx.appUrl, rec, present);
+  }
+
+  /**
+   * `text` for the records of one answer: the versions are read once, not once a record (nothing
+   * commits while an answer is made).
+   */
+  texts(ctx: ServiceContext, present: (rec: R) => unknown): (rec: R) => string {
     const stamp = this.#stamp(ctx);
+    return (rec) => this.#text(stamp, ctx.appUrl, rec, () => present(rec));
+  }
+
+  #text(stamp: number | undefined, appUrl: string, rec: R, present: () => unknown): string {
     const kept = this.#texts.get(rec);
-    if (kept && kept.stamp === stamp && kept.appUrl === ctx.appUrl) {
+    if (kept && kept.stamp === stamp && kept.appUrl === appUrl) {
       return kept.text;
     }
     const text = JSON.stringify(present());
@@ -42,7 +54,7 @@ export class ShownTexts<R extends object> {
         this.#chars = 0;
       }
       this.#chars += text.length;
-      this.#texts.set(rec, { stamp, appUrl: ctx.appUrl, text });
+      this.#texts.set(rec, { stamp, appUrl, text });
     }
     return text;
   }

@@ -113,7 +113,5 @@ export const jobText = (ctx: ServiceContext, job: Job): string =>
   shown.text(ctx, job, () => presentJob(ctx, job));
 
 /** jobText for the jobs of one list (see presentJobs). */
-export function jobTexts(ctx: ServiceContext): (job: Job) => string {
-  const present = presentJobs(ctx);
-  return (job) => shown.text(ctx, job, () => present(job));
-}
+export const jobTexts = (ctx: ServiceContext): ((job: Job) => string) =>
+  shown.texts(ctx, presentJobs(ctx));
