@@ -3,6 +3,9 @@
 export class Clock {
   #offsetMs: number;
   readonly #realNow: () => number;
+  /** The last instant `iso` formatted, and its text: many calls fall in one millisecond. */
+  #isoMs = Number.NaN;
+  #isoText = '';
 
   constructor(offsetMs = 0, realNow: () => number = Date.now) {
     this.#offsetMs = offsetMs;
@@ -18,7 +21,16 @@ export class Clock {
   }
 
   iso(): string {
-    return this.now().toISOString();
+    return this.isoOf(this.nowMs());
+  }
+
+  /** `ms` as ISO 8601 text; formatting a Date was a few per cent of a small read. */
+  isoOf(ms: number): string {
+    if (ms !== this.#isoMs) {
+      this.#isoMs = ms;
+      this.#isoText = new Date(ms).toISOString();
+    }
+    return this.#isoText;
   }
 
   get offsetMs(): number {

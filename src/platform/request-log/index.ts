@@ -77,7 +77,7 @@ export const logRequests =
   (rt: Runtime, log: RequestLog): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
     const started = performance.now();
-    const at = rt.clock.iso();
+    const atMs = rt.clock.nowMs();
     let body: string | null = null;
     if (BODY_METHODS.has(c.req.method)) {
       try {
@@ -107,7 +107,7 @@ export const logRequests =
         }
       }
       return {
-        at,
+        at: rt.clock.isoOf(atMs),
         method: c.req.method,
         path: c.req.path,
         query: queryOf(c.req.url),
