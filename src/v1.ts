@@ -32,11 +32,11 @@ export function v1App(services: Services, extend?: V1Extension): OpenAPIHono<App
   v1.use('*', limitBodies());
   v1.use('*', logRequests(services, services.requestLog));
   // Credential, plan and rate are checks that never wait: one layer, each a layer's cost less.
-  v1.use('*', async (c, next) => {
+  v1.use('*', (c, next) => {
     authenticate(services, c);
     requirePlan(c);
     rateLimit(services, c);
-    await next();
+    return next();
   });
   v1.use('*', services.idempotency.middleware());
 

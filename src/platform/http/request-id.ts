@@ -14,9 +14,9 @@ import { setAnswerHeader } from './headers';
 // support ticket can quote it even for a success). Set before the answer is made (see
 // setAnswerHeader): touching a made response's headers makes the Node adapter rebuild it as a
 // full Response, the costliest step of a small request.
-export const requestId = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+export const requestId = (): MiddlewareHandler<AppEnv> => (c, next) => {
   const id = nextId();
   c.set('requestId', id);
   setAnswerHeader(c, 'X-Request-Id', id);
-  await next();
+  return next();
 };

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler, Next } from 'hono';
 import type { AppEnv, Runtime } from '../../context';
 import type { Rec } from '../../store';
 import { ApiError } from '../errors';
@@ -41,70 +41,76 @@ export class Idempotency {
   }
 
   middleware(): MiddlewareHandler<AppEnv> {
-    return async (c, next) => {
+    // A request without a key passes straight on, not through an async step of its own.
+    return (c, next) => {
       const key = c.req.header('Idempotency-Key');
       if (key === undefined || !['POST', 'PATCH', 'DELETE'].includes(c.req.method)) {
         return next();
       }
-      if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
+      return this.#keyed(c, next, key);
+    };
+  }
+
+  /** A write sent with a key: run once, replayed after, refused when it differs or overlaps. */
+  async #keyed(c: Context<AppEnv>, next: Next, key: string): Promise<Response | undefined> {
+    if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
+      throw new ApiError(
+        'invalid_request',
+        `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters`,
+        'Idempotency-Key',
+      );
+    }
+    const credential = c.get('ctx').credential;
+    const id = sha256Hex(`${credential.id}\u0000${key}`);
+    const url = new URL(c.req.url);
+    const head = `${c.req.method} ${url.pathname}?${sortedQuery(url)}\n`;
+    const body = new Uint8Array(await c.req.arrayBuffer());
+    const raw = createHash('sha256').update(head).update(body).digest('hex');
+    const json = canonicalJson(body, c.req.header('Content-Type'));
+    const fingerprint =
+      json === undefined ? raw : createHash('sha256').update(`${head}json:${json}`).digest('hex');
+
+    if (this.#running.has(id)) {
+      throw new ApiError(
+        'conflict',
+        'the first request with this Idempotency-Key is still running',
+      );
+    }
+    const earlier = this.#live(id);
+    if (earlier) {
+      // A key stored before JSON bodies were compared by content holds the raw fingerprint.
+      if (earlier.fingerprint !== fingerprint && earlier.fingerprint !== raw) {
         throw new ApiError(
-          'invalid_request',
-          `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters`,
+          'conflict',
+          'this Idempotency-Key was already used for a different request',
           'Idempotency-Key',
         );
       }
-      const credential = c.get('ctx').credential;
-      const id = sha256Hex(`${credential.id}\u0000${key}`);
-      const url = new URL(c.req.url);
-      const head = `${c.req.method} ${url.pathname}?${sortedQuery(url)}\n`;
-      const body = new Uint8Array(await c.req.arrayBuffer());
-      const raw = createHash('sha256').update(head).update(body).digest('hex');
-      const json = canonicalJson(body, c.req.header('Content-Type'));
-      const fingerprint =
-        json === undefined ? raw : createHash('sha256').update(`${head}json:${json}`).digest('hex');
+      return c.body(replayBody(earlier, c.get('requestId')), earlier.status as 200, {
+        'Content-Type': 'application/json',
+        'Idempotent-Replayed': 'true',
+      });
+    }
 
-      if (this.#running.has(id)) {
-        throw new ApiError(
-          'conflict',
-          'the first request with this Idempotency-Key is still running',
-        );
-      }
-      const earlier = this.#live(id);
-      if (earlier) {
-        // A key stored before JSON bodies were compared by content holds the raw fingerprint.
-        if (earlier.fingerprint !== fingerprint && earlier.fingerprint !== raw) {
-          throw new ApiError(
-            'conflict',
-            'this Idempotency-Key was already used for a different request',
-            'Idempotency-Key',
-          );
-        }
-        return c.body(replayBody(earlier, c.get('requestId')), earlier.status as 200, {
-          'Content-Type': 'application/json',
-          'Idempotent-Replayed': 'true',
+    // The key stays running until its answer is remembered: a duplicate arriving while the
+    // answer is read back would otherwise find neither and run the write a second time.
+    this.#running.add(id);
+    try {
+      await next();
+      if (c.res.status < 500 && c.res.status !== 429) {
+        const answer = await c.res.clone().text();
+        this.#remember({
+          id,
+          credential_id: credential.id,
+          fingerprint,
+          status: c.res.status,
+          body: answer,
+          created_at: this.#rt.clock.iso(),
         });
       }
-
-      // The key stays running until its answer is remembered: a duplicate arriving while the
-      // answer is read back would otherwise find neither and run the write a second time.
-      this.#running.add(id);
-      try {
-        await next();
-        if (c.res.status < 500 && c.res.status !== 429) {
-          const answer = await c.res.clone().text();
-          this.#remember({
-            id,
-            credential_id: credential.id,
-            fingerprint,
-            status: c.res.status,
-            body: answer,
-            created_at: this.#rt.clock.iso(),
-          });
-        }
-      } finally {
-        this.#running.delete(id);
-      }
-    };
+    } finally {
+      this.#running.delete(id);
+    }
   }
 
   #live(id: string): IdempotencyRecord | undefined {
