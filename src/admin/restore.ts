@@ -2,7 +2,7 @@ import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import { type AppEnv, appContext, type Runtime } from '../context';
 import { ApiError } from '../platform/errors';
 import { adminWriteErrors, jsonResponse } from '../platform/openapi/responses';
-import { idParam } from '../resources/common/routing';
+import { byId, recordId } from '../resources/common/routing';
 import { ContactSchema } from '../resources/contacts/schema';
 import { presentContact } from '../resources/contacts/service';
 import { presentJob } from '../resources/jobs/present';
@@ -14,7 +14,7 @@ const route = (kind: 'jobs' | 'contacts') =>
     method: 'post',
     path: `/${kind}/{id}/restore`,
     summary: `Bring back a deleted ${kind === 'jobs' ? 'job, with everything on it' : 'contact'}, within its 30 days`,
-    request: { params: idParam },
+    ...byId,
     responses: {
       200: jsonResponse(kind === 'jobs' ? JobSchema : ContactSchema, 'The record, live again'),
       ...adminWriteErrors('invalid_request', 'not_found'),
@@ -24,7 +24,7 @@ const route = (kind: 'jobs' | 'contacts') =>
 export function restoreAdmin(rt: Runtime) {
   return new OpenAPIHono<AppEnv>()
     .openapi(route('jobs'), (c) => {
-      const found = restore(rt, 'jobs', c.req.valid('param').id);
+      const found = restore(rt, 'jobs', recordId(c));
       if (!found) {
         throw new ApiError('not_found', 'no such job (never made, or purged after 30 days)');
       }
@@ -32,7 +32,7 @@ export function restoreAdmin(rt: Runtime) {
       return c.json(presentJob(ctx, found.record), 200);
     })
     .openapi(route('contacts'), (c) => {
-      const found = restore(rt, 'contacts', c.req.valid('param').id);
+      const found = restore(rt, 'contacts', recordId(c));
       if (!found) {
         throw new ApiError('not_found', 'no such contact (never made, or purged after 30 days)');
       }

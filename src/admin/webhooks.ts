@@ -5,7 +5,7 @@ import { adminWriteErrors, errorResponses, jsonResponse } from '../platform/open
 import { listOf, timestamp } from '../platform/openapi/schemas';
 import { wholeList } from '../platform/paging';
 import { uuidInput } from '../resources/common/fields';
-import { idParam } from '../resources/common/routing';
+import { byId, recordId } from '../resources/common/routing';
 import { validSecrets, type Webhook } from '../resources/webhooks/records';
 import { WebhookSchema } from '../resources/webhooks/schema';
 import { presentWebhook } from '../resources/webhooks/service';
@@ -116,7 +116,7 @@ const routes = {
     method: 'get',
     path: '/webhooks/{id}/deliveries',
     summary: 'The delivery log of a subscription, newest first, every attempt with it',
-    request: { params: idParam },
+    ...byId,
     responses: {
       200: jsonResponse(listOf(DeliverySchema, 'AdminDeliveryList'), 'The delivery log'),
       ...notFound,
@@ -126,7 +126,7 @@ const routes = {
     method: 'post',
     path: '/deliveries/{id}/resend',
     summary: 'Send a delivery again, once, now: same event_id, same body, freshly signed',
-    request: { params: idParam },
+    ...byId,
     responses: {
       200: jsonResponse(DeliverySchema, 'The resend, after its attempt'),
       ...notFoundWrite,
@@ -136,8 +136,8 @@ const routes = {
     method: 'post',
     path: '/webhooks/{id}/test',
     summary: 'A signed test send (`event_test: true`) of a recent record',
+    ...byId,
     request: {
-      params: idParam,
       body: {
         required: false,
         content: {
@@ -161,7 +161,7 @@ const routes = {
     method: 'post',
     path: '/webhooks/{id}/rotate_secret',
     summary: 'A new secret; the old one keeps signing for 24 hours beside it',
-    request: { params: idParam },
+    ...byId,
     responses: {
       200: jsonResponse(RotatedSchema, 'The new secret (shown once)'),
       ...notFoundWrite,
@@ -171,7 +171,7 @@ const routes = {
     method: 'post',
     path: '/webhooks/{id}/enable',
     summary: 'Switch a subscription back on, its failure count back to zero',
-    request: { params: idParam },
+    ...byId,
     responses: { 200: jsonResponse(AdminWebhookSchema, 'The subscription'), ...notFoundWrite },
   }),
   notifications: createRoute({
@@ -202,19 +202,19 @@ export function webhookAdmin(services: Services) {
       ),
     )
     .openapi(routes.deliveries, (c) =>
-      c.json(wholeList(deliveryLog(rt, c.req.valid('param').id).map(presentDelivery)), 200),
+      c.json(wholeList(deliveryLog(rt, recordId(c)).map(presentDelivery)), 200),
     )
     .openapi(routes.resend, async (c) =>
-      c.json(presentDelivery(await resend(rt, services.deliveries, c.req.valid('param').id)), 200),
+      c.json(presentDelivery(await resend(rt, services.deliveries, recordId(c))), 200),
     )
     .openapi(routes.test, async (c) => {
       // The body is optional: without one, validation hands over nothing.
       const event = (c.req.valid('json') as { event?: string } | undefined)?.event;
-      const sent = await sendTest(rt, services.deliveries, c.req.valid('param').id, event);
+      const sent = await sendTest(rt, services.deliveries, recordId(c), event);
       return c.json(presentDelivery(sent), 200);
     })
     .openapi(routes.rotate, (c) => {
-      const { secret, previousExpiresAt, hooks } = rotateSecret(rt, c.req.valid('param').id);
+      const { secret, previousExpiresAt, hooks } = rotateSecret(rt, recordId(c));
       return c.json(
         {
           object: 'webhook_secret' as const,
@@ -226,7 +226,7 @@ export function webhookAdmin(services: Services) {
       );
     })
     .openapi(routes.enable, (c) => {
-      const { workspaceId, record } = enable(rt, c.req.valid('param').id);
+      const { workspaceId, record } = enable(rt, recordId(c));
       return c.json(presentAdmin(workspaceId, record, now()), 200);
     })
     .openapi(routes.notifications, (c) =>

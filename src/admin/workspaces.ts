@@ -3,7 +3,7 @@ import type { AppEnv, Runtime } from '../context';
 import { adminWriteErrors, errorResponses, jsonResponse } from '../platform/openapi/responses';
 import { listOf } from '../platform/openapi/schemas';
 import { wholeList } from '../platform/paging';
-import { idParam, jsonBody } from '../resources/common/routing';
+import { byId, jsonBody, recordId } from '../resources/common/routing';
 import { AdminKeySchema, AdminWorkspaceSchema, CreatedWorkspaceSchema } from './schemas';
 import {
   createKey,
@@ -54,7 +54,7 @@ const getOne = createRoute({
   method: 'get',
   path: '/workspaces/{id}',
   summary: 'One workspace',
-  request: { params: idParam },
+  ...byId,
   responses: {
     200: jsonResponse(AdminWorkspaceSchema, 'The workspace'),
     ...errorResponses('invalid_request', 'not_found'),
@@ -65,7 +65,8 @@ const patch = createRoute({
   method: 'patch',
   path: '/workspaces/{id}',
   summary: 'Turn the subscription on or off (off: the API answers 402 plan_required)',
-  request: { params: idParam, body: jsonBody(z.object({ subscription_active: z.boolean() })) },
+  request: { body: jsonBody(z.object({ subscription_active: z.boolean() })) },
+  ...byId,
   responses: {
     200: jsonResponse(AdminWorkspaceSchema, 'The workspace'),
     ...adminWriteErrors('invalid_request', 'not_found'),
@@ -76,8 +77,8 @@ const newKey = createRoute({
   method: 'post',
   path: '/workspaces/{id}/keys',
   summary: 'Create an API key (shown once)',
+  ...byId,
   request: {
-    params: idParam,
     body: jsonBody(
       z.object({ name: z.string().min(1).max(200).optional(), access: z.enum(['write', 'read']) }),
     ),
@@ -97,7 +98,7 @@ const revoke = createRoute({
   method: 'delete',
   path: '/keys/{id}',
   summary: 'Revoke a key at once; the webhooks it created are switched off',
-  request: { params: idParam },
+  ...byId,
   responses: {
     200: jsonResponse(AdminKeySchema, 'The revoked key'),
     ...adminWriteErrors('invalid_request', 'not_found'),
@@ -110,19 +111,11 @@ export function workspaceAdmin(rt: Runtime) {
     .openapi(list, (c) =>
       c.json(wholeList(listWorkspaces(rt).map((ws) => presentWorkspace(rt, ws))), 200),
     )
-    .openapi(getOne, (c) =>
-      c.json(presentWorkspace(rt, getWorkspace(rt, c.req.valid('param').id)), 200),
-    )
+    .openapi(getOne, (c) => c.json(presentWorkspace(rt, getWorkspace(rt, recordId(c))), 200))
     .openapi(patch, (c) => {
-      const ws = setSubscription(
-        rt,
-        c.req.valid('param').id,
-        c.req.valid('json').subscription_active,
-      );
+      const ws = setSubscription(rt, recordId(c), c.req.valid('json').subscription_active);
       return c.json(presentWorkspace(rt, ws), 200);
     })
-    .openapi(newKey, (c) =>
-      c.json(createKey(rt, c.req.valid('param').id, c.req.valid('json')), 201),
-    )
-    .openapi(revoke, (c) => c.json(presentKey(revokeKey(rt, c.req.valid('param').id)), 200));
+    .openapi(newKey, (c) => c.json(createKey(rt, recordId(c), c.req.valid('json')), 201))
+    .openapi(revoke, (c) => c.json(presentKey(revokeKey(rt, recordId(c))), 200));
 }

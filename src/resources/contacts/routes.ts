@@ -5,15 +5,16 @@ import { jsonResponse } from '../../platform/openapi/responses';
 import { wholeList } from '../../platform/paging';
 import type { Position } from '../../store';
 import {
+  byId,
   changeErrors,
   deletedResponse,
-  idParam,
   jsonBody,
   onlyGet,
   paged,
   pagedText,
   readErrors,
   readOneErrors,
+  recordId,
   writeOnly,
 } from '../common/routing';
 import { SubListQuery } from '../jobs/input';
@@ -73,7 +74,7 @@ const getOne = createRoute({
   path: '/contacts/{id}',
   summary: 'One contact',
   tags,
-  request: { params: idParam },
+  ...byId,
   responses: { 200: jsonResponse(ContactSchema, 'The contact'), ...readOneErrors() },
 });
 const update = createRoute({
@@ -82,7 +83,8 @@ const update = createRoute({
   summary: 'Change a contact',
   tags,
   middleware: writeOnly,
-  request: { params: idParam, body: jsonBody(ContactUpdateSchema) },
+  request: { body: jsonBody(ContactUpdateSchema) },
+  ...byId,
   responses: {
     200: jsonResponse(ContactSchema, 'The contact as it now is'),
     ...changeErrors(true),
@@ -94,7 +96,7 @@ const remove = createRoute({
   tags,
   middleware: writeOnly,
   summary: 'Delete a contact (recoverable for 30 days)',
-  request: { params: idParam },
+  ...byId,
   responses: { 200: deletedResponse(), ...changeErrors(true) },
 });
 const jobs = createRoute({
@@ -103,7 +105,8 @@ const jobs = createRoute({
   tags,
   summary:
     'Every job the person is on (homeowner, adjuster or secondary contact), archived included',
-  request: { params: idParam, query: SubListQuery },
+  request: { query: SubListQuery },
+  ...byId,
   responses: { 200: jsonResponse(JobListSchema, 'A page of jobs'), ...readOneErrors() },
 });
 
@@ -138,22 +141,19 @@ export function contactRoutes(rt: Runtime) {
   onlyGet(app, '/contacts/search');
   app.openapi(getOne, (c) => {
     const ctx = c.get('ctx');
-    return c.json(presentContact(ctx, getContact(ctx, c.req.valid('param').id)), 200);
+    return c.json(presentContact(ctx, getContact(ctx, recordId(c))), 200);
   });
   app.openapi(update, (c) => {
     const ctx = c.get('ctx');
-    return c.json(
-      presentContact(ctx, updateContact(ctx, c.req.valid('param').id, c.req.valid('json'))),
-      200,
-    );
+    return c.json(presentContact(ctx, updateContact(ctx, recordId(c), c.req.valid('json'))), 200);
   });
   app.openapi(remove, (c) => {
-    const { id } = deleteContact(c.get('ctx'), c.req.valid('param').id);
+    const { id } = deleteContact(c.get('ctx'), recordId(c));
     return c.json({ id, object: 'contact', deleted: true as const }, 200);
   });
   app.openapi(jobs, (c) => {
     const ctx = c.get('ctx');
-    const { id } = c.req.valid('param');
+    const id = recordId(c);
     const q = c.req.valid('query');
     const list = `contact-jobs:${id}`;
     const scan = (after: Position | undefined) => jobsOfContact(ctx, id, q, after);

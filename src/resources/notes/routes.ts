@@ -2,12 +2,13 @@ import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv, Runtime } from '../../context';
 import { jsonResponse } from '../../platform/openapi/responses';
 import {
+  byId,
   changeErrors,
-  idParam,
   jsonBody,
   paged,
   readErrors,
   readOneErrors,
+  recordId,
   writeOnly,
 } from '../common/routing';
 import { NoteCreateSchema, NoteListQuery, NoteListSchema, NoteSchema } from './schema';
@@ -37,7 +38,7 @@ const getOne = createRoute({
   path: '/notes/{id}',
   summary: 'One note',
   tags: ['Notes'],
-  request: { params: idParam },
+  ...byId,
   responses: { 200: jsonResponse(NoteSchema, 'The note'), ...readOneErrors() },
 });
 
@@ -64,6 +65,6 @@ export function noteRoutes(rt: Runtime) {
     })
     .openapi(getOne, (c) => {
       const ctx = c.get('ctx');
-      return c.json(presentNote(ctx, getNote(ctx, c.req.valid('param').id)), 200);
+      return c.json(presentNote(ctx, getNote(ctx, recordId(c))), 200);
     });
 }

@@ -2,13 +2,14 @@ import { createRoute, OpenAPIHono, type z } from '@hono/zod-openapi';
 import type { AppEnv, Runtime } from '../../context';
 import { jsonResponse } from '../../platform/openapi/responses';
 import {
+  byId,
   changeErrors,
   deletedResponse,
-  idParam,
   jsonBody,
   paged,
   readErrors,
   readOneErrors,
+  recordId,
   writeOnly,
 } from '../common/routing';
 import {
@@ -52,7 +53,7 @@ const getOne = createRoute({
   path: '/tasks/{id}',
   summary: 'One task or appointment',
   tags,
-  request: { params: idParam },
+  ...byId,
   responses: { 200: jsonResponse(TaskSchema, 'The task'), ...readOneErrors() },
 });
 const update = createRoute({
@@ -61,7 +62,8 @@ const update = createRoute({
   summary: 'Change a task; completed: true marks it done',
   tags,
   middleware: writeOnly,
-  request: { params: idParam, body: jsonBody(TaskUpdateSchema) },
+  request: { body: jsonBody(TaskUpdateSchema) },
+  ...byId,
   responses: { 200: jsonResponse(TaskSchema, 'The task as it now is'), ...changeErrors(true) },
 });
 const remove = createRoute({
@@ -70,7 +72,7 @@ const remove = createRoute({
   summary: 'Delete a task for good',
   tags,
   middleware: writeOnly,
-  request: { params: idParam },
+  ...byId,
   responses: { 200: deletedResponse(), ...changeErrors(true) },
 });
 
@@ -104,17 +106,14 @@ export function taskRoutes(rt: Runtime) {
   return app
     .openapi(getOne, (c) => {
       const ctx = c.get('ctx');
-      return c.json(presentTask(ctx, getTask(ctx, c.req.valid('param').id)), 200);
+      return c.json(presentTask(ctx, getTask(ctx, recordId(c))), 200);
     })
     .openapi(update, (c) => {
       const ctx = c.get('ctx');
-      return c.json(
-        presentTask(ctx, updateTask(ctx, c.req.valid('param').id, c.req.valid('json'))),
-        200,
-      );
+      return c.json(presentTask(ctx, updateTask(ctx, recordId(c), c.req.valid('json'))), 200);
     })
     .openapi(remove, (c) => {
-      const { id } = deleteTask(c.get('ctx'), c.req.valid('param').id);
+      const { id } = deleteTask(c.get('ctx'), recordId(c));
       return c.json({ id, object: 'task', deleted: true as const }, 200);
     });
 }

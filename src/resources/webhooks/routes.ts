@@ -9,11 +9,12 @@ import { baseErrors, errorResponses, jsonResponse } from '../../platform/openapi
 import { wholeList } from '../../platform/paging';
 import {
   anyKeyChangeErrors,
+  byId,
   deletedResponse,
-  idParam,
   jsonBody,
   readErrors,
   readOneErrors,
+  recordId,
 } from '../common/routing';
 import {
   EventDefinitionListSchema,
@@ -72,7 +73,7 @@ const getOne = createRoute({
   path: '/webhooks/{id}',
   tags,
   summary: 'One subscription (never its secret)',
-  request: { params: idParam },
+  ...byId,
   responses: { 200: jsonResponse(WebhookSchema, 'The subscription'), ...readOneErrors() },
 });
 
@@ -81,7 +82,7 @@ const remove = createRoute({
   path: '/webhooks/{id}',
   tags,
   summary: 'Delete a subscription; its deliveries still waiting are cancelled',
-  request: { params: idParam },
+  ...byId,
   responses: { 200: deletedResponse(), ...anyKeyChangeErrors(true) },
 });
 
@@ -142,11 +143,9 @@ export function webhookRoutes(rt: Runtime) {
       );
       return c.json(wholeList(data) as z.infer<typeof SampleListSchema>, 200);
     })
-    .openapi(getOne, (c) =>
-      c.json(presentWebhook(getWebhook(c.get('ctx'), c.req.valid('param').id)), 200),
-    )
+    .openapi(getOne, (c) => c.json(presentWebhook(getWebhook(c.get('ctx'), recordId(c))), 200))
     .openapi(remove, (c) => {
-      const hook = deleteOwnWebhook(c.get('ctx'), c.req.valid('param').id);
+      const hook = deleteOwnWebhook(c.get('ctx'), recordId(c));
       return c.json({ id: hook.id, object: 'webhook', deleted: true as const }, 200);
     })
     .openapi(events, (c) => c.json(wholeList(eventCatalogue(c.get('ctx'))), 200));

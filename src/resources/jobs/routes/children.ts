@@ -4,7 +4,7 @@ import { jsonResponse } from '../../../platform/openapi/responses';
 import { timeFilter } from '../../../platform/paging';
 import type { Position, Rec } from '../../../store';
 import type { WorkspaceCollections } from '../../../store/collections';
-import { idParam, paged, readOneErrors } from '../../common/routing';
+import { byId, paged, readOneErrors, recordId } from '../../common/routing';
 import { presentEstimate } from '../../estimates/present';
 import { EstimateListSchema } from '../../estimates/schema';
 import { presentFile } from '../../files/present';
@@ -46,7 +46,8 @@ const route = <Q extends z.ZodObject>(sub: string, summary: string, list: z.ZodT
     path: `/jobs/{id}/${sub}`,
     summary,
     tags: ['Jobs'],
-    request: { params: idParam, query },
+    request: { query },
+    ...byId,
     responses: { 200: jsonResponse(list, summary), ...readOneErrors() },
   });
 
@@ -84,7 +85,7 @@ export function jobChildRoutes(rt: Runtime) {
   ) => {
     app.openapi(route(sub, summary, list, query), (c) => {
       const ctx = c.get('ctx');
-      const { id } = c.req.valid('param');
+      const id = recordId(c);
       const q = c.req.valid('query') as SubQuery;
       const page = (after: Position | undefined) => {
         getJob(ctx, id);

@@ -4,14 +4,15 @@ import { jsonText } from '../../../platform/http/json-text';
 import { jsonResponse } from '../../../platform/openapi/responses';
 import { wholeListText } from '../../../platform/paging';
 import {
+  byId,
   changeErrors,
   deletedResponse,
-  idParam,
   jsonBody,
   onlyGet,
   pagedText,
   readErrors,
   readOneErrors,
+  recordId,
   writeOnly,
 } from '../../common/routing';
 import { JobCreateSchema, JobListQuery, JobSearchQuery, JobUpdateSchema } from '../input';
@@ -52,7 +53,7 @@ const getOne = createRoute({
   path: '/jobs/{id}',
   summary: 'One job',
   tags,
-  request: { params: idParam },
+  ...byId,
   responses: { 200: jsonResponse(JobSchema, 'The job'), ...readOneErrors() },
 });
 const update = createRoute({
@@ -61,7 +62,8 @@ const update = createRoute({
   tags,
   middleware: writeOnly,
   summary: 'Change a job; a stage moves it as dragging the card does',
-  request: { params: idParam, body: jsonBody(JobUpdateSchema) },
+  request: { body: jsonBody(JobUpdateSchema) },
+  ...byId,
   responses: { 200: jsonResponse(JobSchema, 'The job as it now is'), ...changeErrors(true) },
 });
 const remove = createRoute({
@@ -70,7 +72,7 @@ const remove = createRoute({
   tags,
   middleware: writeOnly,
   summary: 'Delete a job (recoverable for 30 days, with everything on it)',
-  request: { params: idParam },
+  ...byId,
   responses: { 200: deletedResponse(), ...changeErrors(true) },
 });
 
@@ -96,15 +98,15 @@ export function jobRecordRoutes(rt: Runtime) {
   onlyGet(app, '/jobs/search');
   app.openapi(getOne, (c) => {
     const ctx = c.get('ctx');
-    return jsonText<JobOut, 200>(c, jobText(ctx, getJob(ctx, c.req.valid('param').id)), 200);
+    return jsonText<JobOut, 200>(c, jobText(ctx, getJob(ctx, recordId(c))), 200);
   });
   app.openapi(update, (c) => {
     const ctx = c.get('ctx');
-    const job = updateJob(ctx, c.req.valid('param').id, c.req.valid('json'));
+    const job = updateJob(ctx, recordId(c), c.req.valid('json'));
     return jsonText<JobOut, 200>(c, jobText(ctx, job), 200);
   });
   app.openapi(remove, (c) => {
-    const { id } = deleteJob(c.get('ctx'), c.req.valid('param').id);
+    const { id } = deleteJob(c.get('ctx'), recordId(c));
     return c.json({ id, object: 'job', deleted: true as const }, 200);
   });
   return app;
