@@ -31,14 +31,15 @@ export function v1App(services: Services, extend?: V1Extension): OpenAPIHono<App
   // Before anything reads the body, so that everything after it reads it through the limit.
   v1.use('*', limitBodies());
   v1.use('*', logRequests(services, services.requestLog));
-  // Credential, plan and rate are checks that never wait: one layer, each a layer's cost less.
+  // Credential, plan, rate, then the idempotency key, in one layer: every layer costs a read, and
+  // none of these waits unless the request carries a key.
+  const idempotent = services.idempotency.middleware();
   v1.use('*', (c, next) => {
     authenticate(services, c);
     requirePlan(c);
     rateLimit(services, c);
-    return next();
+    return idempotent(c, next);
   });
-  v1.use('*', services.idempotency.middleware());
 
   v1.route('/', pingRoutes());
   v1.route('/', userRoutes());
