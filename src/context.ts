@@ -52,6 +52,8 @@ export type AppEnv = {
     /** The credential a call was made with, even one refused as revoked (the request log's). */
     presented: Credential | undefined;
     ctx: ServiceContext;
+    /** The request has been counted by the rate limiter, and its headers stamped. */
+    rateCounted: boolean;
   };
 };
 

@@ -7,8 +7,6 @@ import type { RateState } from './limiter';
 
 export { RateLimiter, type RateState } from './limiter';
 
-const states = new WeakMap<Context, RateState>();
-
 function address(c: Context<AppEnv>): string {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
   return incoming?.socket?.remoteAddress ?? 'local';
@@ -26,7 +24,7 @@ export const rateLimitHeaders =
     if (limit === null) {
       return;
     }
-    if (states.has(c)) {
+    if (c.get('rateCounted')) {
       return; // stamped when the limiter counted the request
     }
     const credential = c.get('credential');
@@ -44,7 +42,7 @@ function stamp(c: Context<AppEnv>, state: RateState): void {
 
 // Headers go on before the answer is made (see request-id.ts for why).
 function enforce(c: Context<AppEnv>, state: RateState): void {
-  states.set(c, state);
+  c.set('rateCounted', true); // kept in a WeakMap, it cost the collector an entry a request
   stamp(c, state);
   if (!state.allowed) {
     throw new ApiError(
