@@ -6,7 +6,7 @@ const PREFIX = randomBytes(4).toString('hex');
 let counter = Number.parseInt(randomBytes(4).toString('hex'), 16);
 const nextId = () => `req_${PREFIX}${(counter++).toString(16).padStart(16, '0')}`;
 
-import type { MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import type { AppEnv } from '../../context';
 import { setAnswerHeader } from './headers';
 
@@ -14,9 +14,8 @@ import { setAnswerHeader } from './headers';
 // support ticket can quote it even for a success). Set before the answer is made (see
 // setAnswerHeader): touching a made response's headers makes the Node adapter rebuild it as a
 // full Response, the costliest step of a small request.
-export const requestId = (): MiddlewareHandler<AppEnv> => (c, next) => {
+export function assignRequestId(c: Context<AppEnv>): void {
   const id = nextId();
   c.set('requestId', id);
   setAnswerHeader(c, 'X-Request-Id', id);
-  return next();
-};
+}
