@@ -13,7 +13,7 @@ import { docsRoutes } from './web/docs';
 /** Assembles the server: middleware order, routers, one error handler. Nothing else. */
 export function createApp(services: Services, extend?: V1Extension): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
-  // The request id first, then the wait for the disk, in one layer: each layer costs a request.
+  // The request id, then the wait for the disk, as one layer: every layer costs each request time.
   const durable = durability(services.store);
   app.use('*', (c, next) => {
     assignRequestId(c);
