@@ -99,6 +99,40 @@ describe('POST /contacts: the record', () => {
   });
 });
 
+describe('POST /contacts: null fields', () => {
+  // spec, Conventions: a value the service does not have is null.
+  test('every optional field sent as null is taken as not sent: null, [] or its default', async () => {
+    const { ws } = await setup();
+    const fields = ['first_name', 'last_name', 'name', 'phone', 'company', 'type', 'trades']
+      .concat(['address', 'city', 'state', 'postal_code', 'notes', 'claim_number'])
+      .concat(['adjuster_type', 'adjuster_extension', 'assigned_to']);
+    const body = { email: 'pat@example.com', ...Object.fromEntries(fields.map((f) => [f, null])) };
+    const res = await ws.api.post('/contacts', body);
+    expect(res.status, res.text).toBe(201);
+    expect(res.body).toMatchObject({
+      email: 'pat@example.com',
+      first_name: null,
+      phone: null,
+      type: 'homeowner',
+      trades: [],
+      state: null,
+      assigned_to_id: null,
+    });
+  });
+
+  test('null for every identifying field is still no contact: 400 naming name', async () => {
+    const { ws } = await setup();
+    const res = await ws.api.post('/contacts', {
+      name: null,
+      email: null,
+      phone: null,
+      company: null,
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'invalid_request', field: 'name' });
+  });
+});
+
 describe('POST /contacts: names', () => {
   // decisions.md: `name` splits on the last space; one word is a first name
   test.each([

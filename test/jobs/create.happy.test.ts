@@ -338,6 +338,53 @@ describe('fields sent on create are kept', () => {
   });
 });
 
+describe('null on create', () => {
+  // spec, Conventions: a value the service does not have is null; a client sending a whole
+  // record, its unknown fields null, creates with it.
+  test('every optional field sent as null is taken as not sent: null, [] or its default', async () => {
+    const { ws } = await setup();
+    const nulls = Object.fromEntries(
+      [
+        'city',
+        'county',
+        'state',
+        'postal_code',
+        'zip',
+        'homeowner_id',
+        'adjuster_id',
+        'assigned_to',
+      ]
+        .concat(['lead_source', 'priority', 'insurance_company', 'claim_number', 'policy_number'])
+        .concat(['mortgage_company', 'date_of_loss', 'contract_date', 'installation_date'])
+        .concat(['financing_method', 'rcv_amount', 'acv_amount', 'deductible'])
+        .concat(['supplements_amount', 'estimated_amount', 'final_amount', 'damage_types', 'tags'])
+        .concat(['job_type', 'stage', 'pipeline_id', 'notes'])
+        .map((field) => [field, null]),
+    );
+    const job = await newJob(ws, nulls);
+    expect(job).toMatchObject({
+      job_type: 'insurance',
+      stage: 'lead',
+      city: null,
+      homeowner_id: null,
+      assigned_to_id: null,
+      rcv_amount: null,
+      tags: [],
+      damage_types: [],
+    });
+    expect((await ws.api.get(`/jobs/${job.id}/notes`)).body.data).toEqual([]);
+  });
+
+  test('name and address are still required: null for either is 400 naming it', async () => {
+    const { ws } = await setup();
+    for (const field of ['name', 'address']) {
+      const res = await ws.api.post('/jobs', { ...BASE, [field]: null }, { invalid: true });
+      expect(res.status, field).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'invalid_request', field });
+    }
+  });
+});
+
 describe('stage and pipeline on create', () => {
   test.each([
     ['claim_filed', 'claim_filed'],

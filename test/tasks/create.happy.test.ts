@@ -33,6 +33,37 @@ describe('POST /tasks', () => {
     expect(() => new URL(res.body.url)).not.toThrow();
   });
 
+  // spec, Conventions: a value the service does not have is null.
+  test('every optional field sent as null is taken as not sent: null, or false for completed', async () => {
+    const { ws } = await setup();
+    const fields = ['description', 'due_date', 'end_date', 'duration_minutes', 'priority']
+      .concat(['appointment_type', 'outcome', 'customer_reminder', 'reminder_minutes'])
+      .concat(['job_id', 'contact_id', 'assigned_to', 'completed']);
+    const body = { title: 'Call', ...Object.fromEntries(fields.map((f) => [f, null])) };
+    const res = await ws.api.post('/tasks', body);
+    expect(res.status, res.text).toBe(201);
+    expect(res.body).toMatchObject({
+      title: 'Call',
+      description: null,
+      due_date: null,
+      completed: false,
+      is_appointment: false,
+      job_id: null,
+      assigned_to_id: null,
+    });
+  });
+
+  test('POST /appointments still needs appointment_type: null is 400 naming it', async () => {
+    const { ws } = await setup();
+    const res = await ws.api.post(
+      '/appointments',
+      { title: 'Visit', appointment_type: null },
+      { invalid: true },
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'invalid_request', field: 'appointment_type' });
+  });
+
   test('created_at is the clock now, as a UTC timestamp with milliseconds', async () => {
     const { h, ws } = await setup();
     const now = await advance(h, 7 * 24 * 3600);

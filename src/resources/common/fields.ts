@@ -76,6 +76,25 @@ export const stringList = () =>
     .transform((v) => tidyList(typeof v === 'string' ? v.split(',') : v))
     .openapi({ description: 'An array of strings, or one comma-separated string' });
 
+const unsent = <T>(value: T | null): T | undefined => (value === null ? undefined : value);
+
+/**
+ * The optional fields of a create body: each may also be `null`, taken as not sent. A value the
+ * service does not have is `null` (spec, Conventions), so a client that sends a whole record, its
+ * unknown fields `null`, can create with it; the field is then `null`, or its default.
+ */
+export function createShape<S extends Record<string, z.ZodType>>(
+  shape: S,
+): { [K in keyof S]: z.ZodOptional<z.ZodType<z.output<S[K]> | undefined, z.input<S[K]> | null>> } {
+  const out: Record<string, z.ZodType> = {};
+  for (const [key, schema] of Object.entries(shape)) {
+    out[key] = schema.nullable().transform(unsent).optional();
+  }
+  return out as {
+    [K in keyof S]: z.ZodOptional<z.ZodType<z.output<S[K]> | undefined, z.input<S[K]> | null>>;
+  };
+}
+
 /** PATCH: `null` (and, where `blankClears`, an empty string) clears the field. */
 export const cleared = <T>(value: T | null | undefined): T | null | undefined =>
   value === '' ? null : value;

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { listOf, timestamp } from '../../platform/openapi/schemas';
 import { limitParam, pagingQuery } from '../../platform/paging';
 import type { Rec } from '../../store';
-import { patchShape, stringArray, text, usState, uuidInput } from '../common/fields';
+import { createShape, patchShape, stringArray, text, usState, uuidInput } from '../common/fields';
 
 export const CONTACT_TYPES = [
   'homeowner',
@@ -119,9 +119,8 @@ const name = text(200).openapi({
 });
 
 export const ContactCreateSchema = z
-  .object(fields)
-  .partial()
-  .extend({ name: name.optional(), sms_consent: smsConsent })
+  .object(createShape({ ...fields, name }))
+  .extend({ sms_consent: smsConsent })
   .openapi('ContactCreate');
 
 export const ContactUpdateSchema = z

@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { limitParam, pagingQuery } from '../../platform/paging';
 import {
   blankablePatchShape,
+  createShape,
   date,
   money,
   stringList,
@@ -56,12 +57,14 @@ export const JobCreateSchema = z
     job_name: name.optional().openapi({ description: 'Alias of name' }),
     address: address.optional(),
     property_address: address.optional().openapi({ description: 'Alias of address' }),
-    zip: text(20).optional().openapi({ description: 'Alias of postal_code' }),
-    job_type: z.enum(JOB_TYPES).optional(),
-    stage: stage.optional(),
-    pipeline_id: uuidInput().optional(),
-    notes: z.string().max(10_000).optional().openapi({ description: 'Becomes the first note' }),
-    ...z.object(shared).partial().shape,
+    ...createShape({
+      zip: text(20).openapi({ description: 'Alias of postal_code' }),
+      job_type: z.enum(JOB_TYPES),
+      stage,
+      pipeline_id: uuidInput(),
+      notes: z.string().max(10_000).openapi({ description: 'Becomes the first note' }),
+      ...shared,
+    }),
   })
   .superRefine((body, ctx) => {
     if (body.name === undefined && body.job_name === undefined) {

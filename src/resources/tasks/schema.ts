@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { listOf, nullableTimestamp, timestamp } from '../../platform/openapi/schemas';
 import { pagingQuery } from '../../platform/paging';
 import type { Rec } from '../../store';
-import { date, patchShape, text, uuidInput } from '../common/fields';
+import { createShape, date, patchShape, text, uuidInput } from '../common/fields';
 import { wallClockField } from './wall-clock';
 
 export const TASK_PRIORITIES = ['low', 'normal', 'high'] as const;
@@ -94,9 +94,7 @@ const fields = {
 const title = text(300);
 
 export const TaskCreateSchema = z
-  .object(fields)
-  .partial()
-  .extend({ title: title.optional(), completed: z.boolean().optional() })
+  .object(createShape({ ...fields, title, completed: z.boolean() }))
   .openapi('TaskCreate', {
     description:
       'title is required unless appointment_type is given (then it defaults to the type)',
