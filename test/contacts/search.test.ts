@@ -58,6 +58,19 @@ describe('GET /contacts/search: each criterion', () => {
     expect(await found(ws, { phone })).toEqual([a]);
   });
 
+  test.each([
+    ['Tel: 615 555 0148 (cell)', '615-555-0148'],
+    ['(615) 555-0148 #22', '+1 615 555 0148'],
+    ['0044 20 7123 4567', '00442071234567'],
+    ['020 7123 4567', '020-7123-4567'],
+    ['555-0148', '555 0148'],
+  ])('a contact whose phone came as %j is found by %j', async (stored, typed) => {
+    const { h, ws } = await setup();
+    const a = await contact(h, ws, { name: 'Ann Lee', phone: stored });
+    await contact(h, ws, { name: 'Bo Diaz', phone: '615-555-0149' });
+    expect(await found(ws, { phone: typed })).toEqual([a]);
+  });
+
   test('phone matches a contact stored with an extension by its number', async () => {
     const { h, ws } = await setup();
     const a = await contact(h, ws, { name: 'Ann Lee', phone: '615-555-0148 x12' });

@@ -138,7 +138,9 @@ describe('PATCH /contacts/{id}', () => {
   test.each([
     ['+1 (615) 555-0199', '(615) 555-0199'],
     ['615.555.0199 ext 3', '(615) 555-0199 x3'],
-    ['+44 20 7123 4567', '+442071234567'],
+    ['Tel: 615 555 0199 (cell)', '(615) 555-0199'],
+    ['+44 20 7123 4567', '+44 20 7123 4567'],
+    ['555-0199', '555-0199'],
   ])('phone %j is normalised on update too, to %j', async (phone, stored) => {
     const { ws } = await setup();
     const before = await contact(ws);
@@ -218,9 +220,12 @@ describe('PATCH /contacts/{id}: refused, nothing changed', () => {
   });
 
   test.each([
-    [{ phone: 'call me' }, 'phone'],
+    [{ phone: 6155550148 }, 'phone'],
     [{ email: 'nope' }, 'email'],
     [{ type: 'plumber' }, 'type'],
+    // a contact always has a type: it cannot be cleared, as a job's job_type cannot
+    [{ type: null }, 'type'],
+    [{ type: '' }, 'type'],
     [{ state: 'Narnia' }, 'state'],
     [{ assigned_to: '00000000-0000-4000-8000-000000000000' }, 'assigned_to'],
     [{ sms_consent: true }, 'sms_consent'],

@@ -1,36 +1,46 @@
-// spec, Contacts: US phone numbers are stored as (NNN) NNN-NNNN, whatever form they came in;
-// a number that starts with + and is not North American keeps its digits as +NNN...
-const EXTENSION = /\s*(?:x|ext\.?|extension)\s*(\d{1,6})$/i;
+// spec, Contacts: a phone comes in "any format", and a US number is stored as (NNN) NNN-NNNN.
+// A marker not inside a word (so "fax" and "text" are no extension), then its digits.
+const EXTENSION = /(?<![a-z])(?:extension|ext\.?|x|#)\s*(\d{1,6})/i;
 
-export function normalizePhone(input: string): string | undefined {
-  const text = input.trim();
+// A North American number: area code and exchange both start with 2-9 (NANP).
+const NANP = /^[2-9]\d{2}[2-9]\d{6}$/;
+
+function split(text: string): { main: string; ext: string | undefined } {
   const ext = EXTENSION.exec(text);
-  const main = ext ? text.slice(0, ext.index) : text;
-  if (main === '' || /[^\d\s().+\-/]/.test(main)) {
-    return undefined;
-  }
+  return ext ? { main: text.slice(0, ext.index), ext: ext[1] } : { main: text, ext: undefined };
+}
+
+/** The ten digits of a recognisable US number (a leading 1 or +1 allowed), else undefined. */
+function usDigits(main: string): string | undefined {
   const digits = main.replace(/\D/g, '');
-  const suffix = ext ? ` x${ext[1]}` : '';
-  // With a +, the country code is explicit: only +1 is North American.
-  const international = main.startsWith('+');
+  const international = /^\s*\D*?\+/.test(main) || /^\s*00/.test(main);
   const national =
     digits.length === 11 && digits.startsWith('1')
       ? digits.slice(1)
       : digits.length === 10 && !international
         ? digits
         : undefined;
-  if (national !== undefined) {
-    return `(${national.slice(0, 3)}) ${national.slice(3, 6)}-${national.slice(6)}${suffix}`;
-  }
-  if (international && digits.length >= 8 && digits.length <= 15) {
-    return `+${digits}${suffix}`;
-  }
-  return undefined;
+  return national !== undefined && NANP.test(national) ? national : undefined;
 }
 
-/** The digits a phone search compares: the national number, without extension. */
+/**
+ * decisions.md: a recognisable US number (ten digits, or eleven with a leading 1, labels such as
+ * "Tel:" or "(cell)" around them) is stored as (NNN) NNN-NNNN, an extension kept as ` xNN`;
+ * anything else, an international or a partial number included, is kept as sent, trimmed.
+ */
+export function normalizePhone(input: string): string {
+  const text = input.trim();
+  const { main, ext } = split(text);
+  const us = usDigits(main);
+  if (us === undefined) {
+    return text;
+  }
+  const suffix = ext === undefined ? '' : ` x${ext}`;
+  return `(${us.slice(0, 3)}) ${us.slice(3, 6)}-${us.slice(6)}${suffix}`;
+}
+
+/** The digits a phone search compares: the national number of a US phone, else every digit. */
 export function phoneKey(input: string): string {
-  const ext = EXTENSION.exec(input);
-  const digits = (ext ? input.slice(0, ext.index) : input).replace(/\D/g, '');
-  return digits.length === 11 && digits.startsWith('1') ? digits.slice(1) : digits;
+  const { main } = split(input);
+  return usDigits(main) ?? main.replace(/\D/g, '');
 }

@@ -81,10 +81,10 @@ const fields = {
   first_name: text(100),
   last_name: text(100),
   email: z.string().trim().max(254).email(),
-  phone: z
-    .string()
-    .max(40)
-    .openapi({ description: 'Any common form; US numbers are stored as (NNN) NNN-NNNN' }),
+  phone: z.string().max(100).openapi({
+    description:
+      'Any text; a recognisable US number is stored as (NNN) NNN-NNNN (an extension as ` xNN`), anything else as sent',
+  }),
   company: text(200),
   type: z.enum(CONTACT_TYPES),
   trades: stringArray(),
@@ -125,7 +125,12 @@ export const ContactCreateSchema = z
 
 export const ContactUpdateSchema = z
   .object(patchShape(fields))
-  .extend({ name: name.nullable().optional(), sms_consent: smsConsent })
+  // A contact always has a type: it cannot be cleared, as a job's job_type cannot.
+  .extend({
+    type: fields.type.optional(),
+    name: name.nullable().optional(),
+    sms_consent: smsConsent,
+  })
   .openapi('ContactUpdate');
 
 export type ContactCreate = z.output<typeof ContactCreateSchema>;

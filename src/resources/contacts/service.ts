@@ -83,15 +83,7 @@ function phoneOf(value: string | null | undefined): string | null | undefined {
   if (value === undefined || value === null || value.trim() === '') {
     return value === undefined ? undefined : null;
   }
-  const phone = normalizePhone(value);
-  if (phone === undefined) {
-    throw new ApiError(
-      'invalid_request',
-      'phone must be a US number (10 digits) or an international one starting with +',
-      'phone',
-    );
-  }
-  return phone;
+  return normalizePhone(value);
 }
 
 const blankToNull = (value: string | null | undefined) =>
@@ -139,7 +131,7 @@ function fieldsOf(ctx: ServiceContext, input: ContactCreate | ContactUpdate): Pa
       assigned_to === null ? null : requireUser(ctx, assigned_to, 'assigned_to').id;
   }
   if (type !== undefined) {
-    out.type = type ?? 'homeowner';
+    out.type = type;
   }
   if (trades !== undefined) {
     out.trades = trades ?? [];
