@@ -20,7 +20,7 @@ import type { Services } from './runtime';
 /** Adds routes to /v1 after the real ones (tests mount fixture resources this way). */
 export type V1Extension = (v1: OpenAPIHono<AppEnv>, services: Services) => void;
 
-/** The public API, `{base_url}`. Middleware order is DESIGN's: credential, plan, rate, idempotency. */
+/** The public API, `{base_url}`: request checks (credential, rate, plan, idempotency), then routes. */
 export function v1App(services: Services, extend?: V1Extension): OpenAPIHono<AppEnv> {
   const v1 = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   registerSecuritySchemes(v1);
@@ -31,13 +31,14 @@ export function v1App(services: Services, extend?: V1Extension): OpenAPIHono<App
   // Before anything reads the body, so that everything after it reads it through the limit.
   v1.use('*', limitBodies());
   v1.use('*', logRequests(services, services.requestLog));
-  // Credential, plan, rate, then the idempotency key, in one layer: every layer costs a read, and
-  // none of these waits unless the request carries a key.
+  // Credential, rate, plan, then the idempotency key, in one layer: every layer costs a read, and
+  // none of these waits unless the request carries a key. The rate comes before the plan: every
+  // request made with a key counts, a 402 included (spec, Limits: 120 a minute per key).
   const idempotent = services.idempotency.middleware();
   v1.use('*', (c, next) => {
     authenticate(services, c);
-    requirePlan(c);
     rateLimit(services, c);
+    requirePlan(c);
     return idempotent(c, next);
   });
 

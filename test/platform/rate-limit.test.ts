@@ -49,6 +49,23 @@ describe('rate limits', () => {
     }
   });
 
+  test('every request made with a key counts, a 402 included: the limit then answers 429', async () => {
+    const { h } = await setup(3);
+    const off = await h.workspace({ subscription_active: false });
+    const answers = [];
+    for (let i = 0; i < 4; i++) {
+      answers.push(await off.api.get('/ping'));
+    }
+    expect(answers.map((a) => a.status)).toEqual([402, 402, 402, 429]);
+    expect(answers.map((a) => a.headers.get('X-RateLimit-Remaining'))).toEqual([
+      '2',
+      '1',
+      '0',
+      '0',
+    ]);
+    expect(answers[3]?.body.error.code).toBe('rate_limited');
+  });
+
   test('the public OpenAPI document carries them too', async () => {
     const { h } = await setup();
     const res = await h.app.request('/v1/openapi.json');
