@@ -6,14 +6,12 @@ import { eventDef, WILDCARD } from '../events/catalogue';
 import { testSample } from '../events/samples';
 import { ApiError } from '../platform/errors';
 import { newId, randomToken } from '../platform/ids';
-import { validSecrets, type Webhook } from '../resources/webhooks/records';
+import { ROTATION_OVERLAP_MS, rollSecret, type Webhook } from '../resources/webhooks/records';
 import { SECRET_PREFIX } from '../resources/webhooks/service';
 import type { WorkspaceCollections } from '../store';
 
 // What the workspace settings let owners and admins do with a subscription (spec, Receiver
 // responses: view the delivery log, resend, send a signed test, rotate the secret, re-enable).
-
-const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000; // spec, Limits: secret rotation overlap
 
 interface Found<T> {
   workspaceId: string;
@@ -144,7 +142,6 @@ export function rotateSecret(
   const { workspaceId, record } = findWebhook(rt, id);
   const secret = randomToken(SECRET_PREFIX, 32);
   const now = rt.clock.nowMs();
-  const until = new Date(now + ROTATION_OVERLAP_MS).toISOString();
   const hooks = rt.store.transaction((tx) => {
     const ws = tx.workspace(workspaceId);
     return ws
@@ -153,15 +150,12 @@ export function rotateSecret(
       .map((h) =>
         ws.put('webhooks', {
           ...h,
-          secrets: [
-            { secret, expires_at: null },
-            ...validSecrets(h, now).map((s) => ({ ...s, expires_at: s.expires_at ?? until })),
-          ],
+          secrets: rollSecret(h, secret, now),
           updated_at: rt.clock.iso(),
         }),
       );
   });
-  return { secret, previousExpiresAt: until, hooks };
+  return { secret, previousExpiresAt: new Date(now + ROTATION_OVERLAP_MS).toISOString(), hooks };
 }
 
 export function enable(rt: Runtime, id: string): Found<Webhook> {

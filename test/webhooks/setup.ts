@@ -239,3 +239,29 @@ export const recordOf = (body: Json, extra: string[] = []): Json =>
   Object.fromEntries(
     Object.entries(body).filter(([k]) => !EVENT_FIELDS.includes(k) && !extra.includes(k)),
   );
+
+/** The ids of a list answer, in its order. */
+export const idsOf = (res: Reply): string[] => res.body.data.map((w: { id: string }) => w.id);
+
+/** GET /webhooks of `client`: the ids of its subscriptions, newest first. */
+export async function listIds(client: Client): Promise<string[]> {
+  const res = await client.get('/webhooks');
+  expect(res.status, res.text).toBe(200);
+  return idsOf(res);
+}
+
+/** The stored signing secrets of a subscription (the API shows a secret only once). */
+export function storedSecrets(h: Harness, ws: TestWorkspace, id: string): string[] {
+  const rec = h.services.store.workspace(ws.id).get('webhooks', id);
+  if (!rec) {
+    throw new Error(`no stored webhook ${id}`);
+  }
+  return rec.secrets.map((s) => s.secret);
+}
+
+/** A board column as GET /stages answers it. */
+export interface Stage {
+  key: string;
+  label: string;
+  pipeline_id: string;
+}

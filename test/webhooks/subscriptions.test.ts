@@ -2,41 +2,31 @@
 // a subscription, revoking its key, and the workspace's ceiling. spec: Webhook subscription,
 // Endpoints › Webhooks, Authentication 3–4, Events › Filters; decisions.md, Webhook subscriptions.
 import { describe, expect, test } from 'vitest';
-import type { Client, Harness, Json, Reply, TestWorkspace } from '../support/harness';
-import { advance, app, createWebhook, fresh, hook, ISO, SPEC_EVENTS, UUID } from './setup';
+import type { Harness, Json, TestWorkspace } from '../support/harness';
+import {
+  advance,
+  app,
+  createWebhook,
+  fresh,
+  hook,
+  ISO,
+  idsOf,
+  listIds,
+  SPEC_EVENTS,
+  type Stage,
+  storedSecrets,
+  UUID,
+} from './setup';
 
 const HOOK = hook('svc');
 
 /** A uuid no workspace holds. */
 const UNKNOWN = '7b0c5b2e-5d2a-4b43-9d59-6a1f0b7f5a11';
 
-const idsOf = (res: Reply): string[] => res.body.data.map((w: { id: string }) => w.id);
-
-async function listIds(client: Client): Promise<string[]> {
-  const res = await client.get('/webhooks');
-  expect(res.status, res.text).toBe(200);
-  return idsOf(res);
-}
-
-/** The stored signing secrets of a subscription (the API shows a secret only once). */
-function storedSecrets(h: Harness, ws: TestWorkspace, id: string): string[] {
-  const rec = h.services.store.workspace(ws.id).get('webhooks', id);
-  if (!rec) {
-    throw new Error(`no stored webhook ${id}`);
-  }
-  return rec.secrets.map((s) => s.secret);
-}
-
 async function adminHooks(h: Harness, ws: TestWorkspace): Promise<Json[]> {
   const res = await h.admin.get('/webhooks', { query: { workspace_id: ws.id } });
   expect(res.status, res.text).toBe(200);
   return res.body.data;
-}
-
-interface Stage {
-  key: string;
-  label: string;
-  pipeline_id: string;
 }
 
 describe('POST /webhooks: a new subscription answers 201 with its secret, once', () => {
@@ -176,14 +166,26 @@ describe('POST /webhooks: a new subscription answers 201 with its secret, once',
     expect((await ws.api.get(`/webhooks/${body.id}`)).body.description).toBe(text);
   });
 
-  test('description null is stored as null', async () => {
+  // spec, Conventions: a value the service does not have is null, not an empty string
+  test.each([[null], [''], ['   ']])('description %j is stored as null', async (description) => {
     const { ws } = await fresh();
     const body = await createWebhook(ws.api, {
       event: 'job.created',
       target_url: HOOK,
-      description: null,
+      description,
     });
     expect(body.description).toBeNull();
+    expect((await ws.api.get(`/webhooks/${body.id}`)).body.description).toBeNull();
+  });
+
+  test('description is trimmed', async () => {
+    const { ws } = await fresh();
+    const body = await createWebhook(ws.api, {
+      event: 'job.created',
+      target_url: HOOK,
+      description: '  CRM sync ',
+    });
+    expect(body.description).toBe('CRM sync');
   });
 
   test('filters are stored, several keys together', async () => {
@@ -250,218 +252,6 @@ describe('POST /webhooks: a new subscription answers 201 with its secret, once',
     });
     expect(a.filters).toEqual({});
     expect(b.data.map((w: Json) => w.filters)).toEqual([{}, {}]);
-  });
-});
-
-describe('subscribing again returns the existing subscription (200, no secret)', () => {
-  test('the same event, URL and filters: 200, the same id, no secret key', async () => {
-    const { ws } = await fresh();
-    const body = { event: 'job.created', target_url: HOOK, filters: { job_type: 'retail' } };
-    const first = await createWebhook(ws.api, body);
-    const again = await ws.api.post('/webhooks', body);
-    expect(again.status).toBe(200);
-    expect(again.body).not.toHaveProperty('secret');
-    const { secret: _secret, ...stored } = first;
-    expect(again.body).toEqual(stored);
-    expect(await listIds(ws.api)).toEqual([first.id]);
-  });
-
-  test('`*` again: 200 with the same id', async () => {
-    const { ws } = await fresh();
-    const first = await createWebhook(ws.api, { event: '*', target_url: HOOK });
-    const again = await ws.api.post('/webhooks', { event: '*', target_url: HOOK });
-    expect(again.status).toBe(200);
-    expect(again.body.id).toBe(first.id);
-    expect(again.body).not.toHaveProperty('secret');
-  });
-
-  test('a repeat keeps the first description', async () => {
-    const { ws } = await fresh();
-    const first = await createWebhook(ws.api, {
-      event: 'job.created',
-      target_url: HOOK,
-      description: 'first',
-    });
-    const again = await ws.api.post('/webhooks', {
-      event: 'job.created',
-      target_url: HOOK,
-      description: 'second',
-    });
-    expect(again.status).toBe(200);
-    expect(again.body).toMatchObject({ id: first.id, description: 'first' });
-  });
-
-  test('the alias targetUrl finds the subscription made with target_url', async () => {
-    const { ws } = await fresh();
-    const first = await createWebhook(ws.api, { event: 'job.created', target_url: HOOK });
-    const again = await ws.api.post('/webhooks', { event: 'job.created', targetUrl: HOOK });
-    expect(again.status).toBe(200);
-    expect(again.body.id).toBe(first.id);
-  });
-
-  test('filters compare as key/value sets: another order is a repeat', async () => {
-    const { ws } = await fresh();
-    const pipelineId = (await ws.api.get('/pipelines')).body.data[0].id;
-    const first = await createWebhook(ws.api, {
-      event: 'job.created',
-      target_url: HOOK,
-      filters: { job_type: 'retail', pipeline_id: pipelineId },
-    });
-    const again = await ws.api.post('/webhooks', {
-      event: 'job.created',
-      target_url: HOOK,
-      filters: { pipeline_id: pipelineId, job_type: 'retail' },
-    });
-    expect(again.status).toBe(200);
-    expect(again.body.id).toBe(first.id);
-  });
-
-  test('is_appointment true and "true" are the same filter', async () => {
-    const { ws } = await fresh();
-    const first = await createWebhook(ws.api, {
-      event: 'task.created',
-      target_url: HOOK,
-      filters: { is_appointment: true },
-    });
-    const again = await ws.api.post('/webhooks', {
-      event: 'task.created',
-      target_url: HOOK,
-      filters: { is_appointment: 'true' },
-    });
-    expect(again.status).toBe(200);
-    expect(again.body.id).toBe(first.id);
-  });
-
-  test('a stage label and its key are the same filter', async () => {
-    const { ws } = await fresh();
-    const stages: Stage[] = (await ws.api.get('/stages')).body.data;
-    const stage = stages.find((s) => s.label !== s.key) as Stage;
-    const first = await createWebhook(ws.api, {
-      event: 'job.created',
-      target_url: HOOK,
-      filters: { stage: stage.key },
-    });
-    const again = await ws.api.post('/webhooks', {
-      event: 'job.created',
-      target_url: HOOK,
-      filters: { stage: stage.label },
-    });
-    expect(again.status).toBe(200);
-    expect(again.body.id).toBe(first.id);
-  });
-
-  test('different filters make a new subscription (201)', async () => {
-    const { ws } = await fresh();
-    const a = await createWebhook(ws.api, {
-      event: 'job.created',
-      target_url: HOOK,
-      filters: { job_type: 'retail' },
-    });
-    const b = await createWebhook(ws.api, {
-      event: 'job.created',
-      target_url: HOOK,
-      filters: { job_type: 'insurance' },
-    });
-    const c = await createWebhook(ws.api, { event: 'job.created', target_url: HOOK });
-    const d = await createWebhook(ws.api, {
-      event: 'job.created',
-      target_url: HOOK,
-      filters: { job_type: 'retail', stage: 'lead' },
-    });
-    expect(new Set([a.id, b.id, c.id, d.id]).size).toBe(4);
-    expect(await listIds(ws.api)).toHaveLength(4);
-  });
-
-  test('another event or another URL makes a new subscription (201)', async () => {
-    const { ws } = await fresh();
-    const a = await createWebhook(ws.api, { event: 'job.created', target_url: hook('a') });
-    const b = await createWebhook(ws.api, { event: 'job.updated', target_url: hook('a') });
-    const c = await createWebhook(ws.api, { event: 'job.created', target_url: hook('b') });
-    expect(new Set([a.id, b.id, c.id]).size).toBe(3);
-  });
-
-  test('the same events set again: 200 list with the same ids and no secret', async () => {
-    const { ws } = await fresh();
-    const events = ['job.created', 'job.deleted', 'note.created'];
-    const first = await createWebhook(ws.api, { events, target_url: HOOK });
-    const again = await ws.api.post('/webhooks', { events, target_url: HOOK });
-    expect(again.status).toBe(200);
-    expect(again.body).not.toHaveProperty('secret');
-    expect(again.body).toMatchObject({ object: 'list', has_more: false, next_cursor: null });
-    expect(idsOf(again).sort()).toEqual(first.data.map((w: { id: string }) => w.id).sort());
-    // in another order it is the same set
-    const reordered = await ws.api.post('/webhooks', {
-      events: [...events].reverse(),
-      target_url: HOOK,
-    });
-    expect(reordered.status).toBe(200);
-    expect(idsOf(reordered).sort()).toEqual(idsOf(again).sort());
-    expect(await listIds(ws.api)).toHaveLength(3);
-  });
-
-  test('a partly overlapping events set makes a new group (201)', async () => {
-    const { ws } = await fresh();
-    const first = await createWebhook(ws.api, {
-      events: ['job.created', 'job.deleted'],
-      target_url: HOOK,
-    });
-    const second = await createWebhook(ws.api, {
-      events: ['job.created', 'note.created'],
-      target_url: HOOK,
-    });
-    expect(second.secret).not.toBe(first.secret);
-    const ids = second.data.map((w: { id: string }) => w.id);
-    for (const w of first.data) {
-      expect(ids).not.toContain(w.id);
-    }
-    expect(await listIds(ws.api)).toHaveLength(4);
-  });
-
-  test('subscriptions belong to a credential: the read key subscribing the same gets its own (201)', async () => {
-    const { ws } = await fresh();
-    const body = { event: 'job.created', target_url: HOOK };
-    const mine = await createWebhook(ws.api, body);
-    const theirs = await createWebhook(ws.read, body);
-    expect(theirs.id).not.toBe(mine.id);
-    expect(theirs.secret).not.toBe(mine.secret);
-    expect(await listIds(ws.api)).toEqual([mine.id]);
-    expect(await listIds(ws.read)).toEqual([theirs.id]);
-  });
-
-  test.each([
-    ['https://HOOKS.example.com/in', 'https://hooks.example.com/in'],
-    ['https://hooks.example.com/in', 'https://Hooks.Example.Com/in'],
-    ['https://hooks.example.com:443/in', 'https://hooks.example.com/in'],
-    ['https://93.184.216.34/in', 'HTTPS://93.184.216.34/in'],
-  ])('URLs compare as parsed: %s then %s is a repeat', async (first, second) => {
-    const { ws } = await fresh();
-    const a = await createWebhook(ws.api, { event: 'job.created', target_url: first });
-    const again = await ws.api.post('/webhooks', { event: 'job.created', target_url: second });
-    expect(again.status).toBe(200);
-    expect(again.body.id).toBe(a.id);
-    expect(again.body.target_url).toBe(first);
-  });
-
-  test('a path that differs in case is another URL (201)', async () => {
-    const { ws } = await fresh();
-    const a = await createWebhook(ws.api, {
-      event: 'job.created',
-      target_url: 'https://93.184.216.34/In',
-    });
-    const b = await createWebhook(ws.api, {
-      event: 'job.created',
-      target_url: 'https://93.184.216.34/in',
-    });
-    expect(b.id).not.toBe(a.id);
-  });
-
-  test('after DELETE, subscribing the same again creates a new one (201)', async () => {
-    const { ws } = await fresh();
-    const a = await createWebhook(ws.api, { event: 'job.created', target_url: HOOK });
-    expect((await ws.api.delete(`/webhooks/${a.id}`)).status).toBe(200);
-    const b = await createWebhook(ws.api, { event: 'job.created', target_url: HOOK });
-    expect(b.id).not.toBe(a.id);
-    expect(b.secret).toMatch(/^whsec_/);
   });
 });
 

@@ -29,6 +29,20 @@ export type Webhook = Rec & {
 export const validSecrets = (hook: Pick<Webhook, 'secrets'>, nowMs: number): Secret[] =>
   hook.secrets.filter((s) => s.expires_at === null || Date.parse(s.expires_at) > nowMs);
 
+export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000; // spec, Limits: secret rotation overlap
+
+/**
+ * spec, Signature verification 2: `secret` signs from now on, and every secret still valid keeps
+ * signing for 24 hours more (one already counting down keeps its own end).
+ */
+export function rollSecret(hook: Webhook, secret: string, nowMs: number): Secret[] {
+  const until = new Date(nowMs + ROTATION_OVERLAP_MS).toISOString();
+  return [
+    { secret, expires_at: null },
+    ...validSecrets(hook, nowMs).map((s) => ({ ...s, expires_at: s.expires_at ?? until })),
+  ];
+}
+
 declare module '../../store/collections' {
   interface WorkspaceCollections {
     webhooks: Webhook;

@@ -58,11 +58,11 @@ const create = createRoute({
   responses: {
     201: jsonResponse(
       z.union([WebhookCreatedSchema, WebhookGroupSchema]),
-      'The new subscription with its secret (shown once); for `events`, a list sharing one secret',
+      'Something new was subscribed: the subscription with its secret (shown once); for `events`, every subscription of the list, which the one secret now signs',
     ),
     200: jsonResponse(
       z.union([WebhookSchema, WebhookGroupSchema]),
-      'The same event, URL and filters were already subscribed: the existing subscription, no secret',
+      'Every event asked was already subscribed at this URL with these filters: the existing subscriptions, no secret',
     ),
     ...anyKeyChangeErrors(),
   },

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { listOf, nullableTimestamp, timestamp } from '../../platform/openapi/schemas';
+import { text } from '../common/fields';
 
 export const WebhookSchema = z
   .object({
@@ -45,7 +46,10 @@ export const WebhookCreateSchema = z
       .openapi({ description: 'Several event names for one URL, sharing one secret' }),
     target_url: z.string().optional().openapi({ format: 'uri', description: 'Required' }),
     targetUrl: z.string().optional().openapi({ description: 'Alias of target_url' }),
-    description: z.string().max(500).nullable().optional(),
+    description: text(500)
+      .nullable()
+      .optional()
+      .openapi({ description: 'Trimmed; empty is stored as null' }),
     filters: z
       .record(z.string(), z.unknown())
       .nullable()

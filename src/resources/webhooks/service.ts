@@ -7,7 +7,7 @@ import { ApiError } from '../../platform/errors';
 import { newId, randomToken } from '../../platform/ids';
 import type { TxScope, WorkspaceCollections } from '../../store';
 import { listStages } from '../pipelines/service';
-import type { Webhook } from './records';
+import { rollSecret, type Webhook } from './records';
 import type { EventDefinitionSchema, WebhookCreate, WebhookSchema } from './schema';
 import { checkReachable, parseTarget } from './targets';
 
@@ -123,34 +123,23 @@ const sameUrl = (a: string, b: string) => {
   }
 };
 
-/** spec: subscribing the same event, URL and filters again returns the existing subscription. */
-function existing(ctx: ServiceContext, req: Request, url: string): Webhook[] | undefined {
-  const mine = listWebhooks(ctx).filter((h) => sameUrl(h.target_url, url));
-  if (!req.group) {
-    const found = mine.find(
-      (h) => h.event === req.events[0] && sameFilters(h.filters, req.filters),
-    );
-    return found && [found];
-  }
-  // A group is the same when one earlier request subscribed exactly these events to this URL.
-  const wanted = new Set(req.events);
-  const groups = new Map<string, Webhook[]>();
-  for (const h of mine) {
-    groups.set(h.group_id, [...(groups.get(h.group_id) ?? []), h]);
-  }
-  for (const hooks of groups.values()) {
-    if (hooks.length === wanted.size && hooks.every((h) => wanted.has(h.event))) {
-      return req.events.map((e) => hooks.find((h) => h.event === e) as Webhook);
-    }
-  }
-  return undefined;
+/**
+ * spec: subscribing the same event, URL and filters again returns the existing subscription. That
+ * holds per event, alone or in an `events` list: for each event asked, the credential's existing
+ * subscription to it at this URL with these filters, or undefined where there is none.
+ */
+function existing(ctx: ServiceContext, req: Request, url: string): (Webhook | undefined)[] {
+  const mine = listWebhooks(ctx).filter(
+    (h) => sameUrl(h.target_url, url) && sameFilters(h.filters, req.filters),
+  );
+  return req.events.map((event) => mine.find((h) => h.event === event));
 }
 
 export interface Subscribed {
   created: boolean;
   group: boolean;
   webhooks: Webhook[];
-  /** Only when created: the secret is returned once. */
+  /** Only when something was created: the secret is returned once. */
   secret: string | null;
 }
 
@@ -169,26 +158,33 @@ export async function subscribe(
   await checkReachable(url, field, allowLocalTargets);
   const stored = target.trim();
   const found = existing(ctx, req, stored);
-  if (found) {
-    return { created: false, group: req.group, webhooks: found, secret: null };
+  const kept = found.filter((h) => h !== undefined);
+  if (kept.length === found.length) {
+    return { created: false, group: req.group, webhooks: kept, secret: null };
   }
-  if (ctx.ws.count('webhooks') + req.events.length > MAX_SUBSCRIPTIONS) {
+  if (ctx.ws.count('webhooks') + found.length - kept.length > MAX_SUBSCRIPTIONS) {
     throw new ApiError(
       'invalid_request',
       `a workspace holds at most ${MAX_SUBSCRIPTIONS} webhook subscriptions`,
     );
   }
   const secret = randomToken(SECRET_PREFIX, 32);
-  const now = ctx.clock.iso();
   const groupId = newId();
-  const webhooks = ctx.ws.transaction((tx) =>
-    req.events.map((event) =>
-      tx.put('webhooks', {
+  const now = ctx.clock.iso();
+  const webhooks = ctx.ws.transaction((tx) => {
+    joinGroup(ctx, tx, kept, groupId, secret);
+    return req.events.map((event, i) => {
+      const had = found[i];
+      if (had) {
+        return tx.get('webhooks', had.id) ?? had;
+      }
+      return tx.put('webhooks', {
         id: newId(),
         object: 'webhook',
         event,
         target_url: stored,
-        description: input.description ?? null,
+        // spec, Conventions: a value the service does not have is null, not an empty string.
+        description: input.description || null,
         filters: req.filters,
         credential_id: ctx.credential.id,
         group_id: groupId,
@@ -197,10 +193,36 @@ export async function subscribe(
         disabled_at: null,
         created_at: now,
         updated_at: now,
-      }),
-    ),
-  );
+      });
+    });
+  });
   return { created: true, group: req.group, webhooks, secret };
+}
+
+/**
+ * decisions.md: an `events` list that is partly subscribed already gets one secret for the whole
+ * list (spec, Signature verification 4), so the existing subscriptions, with those that share
+ * their secret, move onto the new one as in a rotation: the old secrets sign for 24 hours more.
+ */
+function joinGroup(
+  ctx: ServiceContext,
+  tx: TxScope<WorkspaceCollections>,
+  existing: Webhook[],
+  groupId: string,
+  secret: string,
+): void {
+  const groups = new Set(existing.map((h) => h.group_id));
+  const nowMs = ctx.clock.nowMs();
+  for (const hook of tx.all('webhooks')) {
+    if (groups.has(hook.group_id)) {
+      tx.put('webhooks', {
+        ...hook,
+        group_id: groupId,
+        secrets: rollSecret(hook, secret, nowMs),
+        updated_at: ctx.clock.iso(),
+      });
+    }
+  }
 }
 
 /** spec, Authentication 4: revoking a credential switches off the webhooks it created. */
