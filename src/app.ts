@@ -1,28 +1,28 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { adminApp } from './admin';
-import type { AppEnv } from './context';
+import type { AppEnv } from './platform/context';
 import { onError } from './platform/errors/handler';
 import { durability } from './platform/http/durability';
 import { notFoundHandler } from './platform/http/not-found';
 import { assignRequestId } from './platform/http/request-id';
 import { validationHook } from './platform/openapi/validation';
-import type { Services } from './runtime';
+import type { Runtime } from './runtime';
 import { type V1Extension, v1App } from './v1';
 import { docsRoutes } from './web/docs';
 
 /** Assembles the server: middleware order, routers, one error handler. Nothing else. */
-export function createApp(services: Services, extend?: V1Extension): OpenAPIHono<AppEnv> {
+export function createApp(rt: Runtime, extend?: V1Extension): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   // The request id, then the wait for the disk, as one layer: every layer costs each request time.
-  const durable = durability(services.store);
+  const durable = durability(rt.store);
   app.use('*', (c, next) => {
     assignRequestId(c);
     return durable(c, next);
   });
-  app.route('/v1', v1App(services, extend));
-  app.route('/__admin', adminApp(services));
+  app.route('/v1', v1App(rt, extend));
+  app.route('/__admin', adminApp(rt));
   app.route('/', docsRoutes());
   app.notFound(notFoundHandler(app));
-  app.onError(onError(services.config.log));
+  app.onError(onError(rt.config.log));
   return app;
 }

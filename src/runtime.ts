@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { Config, Runtime } from './context';
 import { deriveDeliveries } from './deliveries/outbox';
 import { TIMEOUT_MS } from './deliveries/policy';
 import { DeliveryWorker } from './deliveries/worker';
 import { Clock, Scheduler } from './platform/clock';
+import type { Config, Platform } from './platform/context';
 import { Idempotency } from './platform/idempotency';
 import { Cursors } from './platform/paging';
 import { RateLimiter } from './platform/rate-limit';
@@ -27,7 +27,8 @@ declare module './store/collections' {
   }
 }
 
-export interface Services extends Runtime {
+/** One server (or one test app): the platform's pieces, and what is built on them. */
+export interface Runtime extends Platform {
   requestLog: RequestLog;
   idempotency: Idempotency;
   deliveries: DeliveryWorker;
@@ -59,14 +60,14 @@ export function storeMeta(store: Store): StoreMeta {
   );
 }
 
-/** Builds the services of one server over `store`; `requestLogFile` keeps the log on disk. */
-export function createServices(store: Store, config: Config, requestLogFile?: string): Services {
+/** Builds the runtime of one server over `store`; `requestLogFile` keeps the log on disk. */
+export function createRuntime(store: Store, config: Config, requestLogFile?: string): Runtime {
   const meta = storeMeta(store);
   const clock = new Clock(meta.clock_offset_ms);
   const scheduler = new Scheduler(clock, (err, key) =>
     config.log(`svc: scheduled work ${key} failed: ${String((err as Error)?.stack ?? err)}`),
   );
-  const runtime: Runtime = {
+  const platform: Platform = {
     store,
     clock,
     scheduler,
@@ -74,17 +75,17 @@ export function createServices(store: Store, config: Config, requestLogFile?: st
     limiter: new RateLimiter(clock),
     cursors: new Cursors(Buffer.from(meta.secret, 'hex')),
   };
-  const services: Services = {
-    ...runtime,
+  const rt: Runtime = {
+    ...platform,
     requestLog: new RequestLog(clock, scheduler, requestLogFile, config.log),
-    idempotency: new Idempotency(runtime),
-    deliveries: new DeliveryWorker(runtime),
+    idempotency: new Idempotency(platform),
+    deliveries: new DeliveryWorker(platform),
   };
-  services.idempotency.start();
-  watchDeletions(runtime);
-  deriveDeliveries(runtime);
-  services.deliveries.start();
-  return services;
+  rt.idempotency.start();
+  watchDeletions(rt);
+  deriveDeliveries(rt);
+  rt.deliveries.start();
+  return rt;
 }
 
 /** Moves the clock (running what falls due on the way) and remembers where it stands. */

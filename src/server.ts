@@ -3,9 +3,9 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createApp } from './app';
-import type { Config } from './context';
+import type { Config } from './platform/context';
 import { requestLogFiles } from './platform/request-log';
-import { createServices, type Services } from './runtime';
+import { createRuntime, type Runtime } from './runtime';
 import { seedDataFile } from './seed';
 import { Store, storeFiles } from './store';
 
@@ -20,7 +20,7 @@ export interface ServeOptions {
 
 export interface RunningServer {
   url: string;
-  services: Services;
+  rt: Runtime;
   /** True when this start created the data file (and seeded it, unless --no-seed). */
   created: boolean;
   close(): Promise<void>;
@@ -36,8 +36,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   }
   const { store } = await Store.open(opts.data);
   const [requestLogFile] = requestLogFiles(opts.data);
-  const services = createServices(store, opts.config, requestLogFile);
-  const app = createApp(services);
+  const rt = createRuntime(store, opts.config, requestLogFile);
+  const app = createApp(rt);
 
   let server: Server;
   try {
@@ -54,9 +54,9 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const wildcard = opts.host === '0.0.0.0' || opts.host === '::';
   opts.config.publicUrl = wildcard ? `http://localhost:${port}` : url;
   opts.config.appUrlFromRequest = wildcard;
-  services.scheduler.start();
-  void services.requestLog.load(); // in the background: the first request never waits for it
-  const stopParsing = parseInBackground(services.store, opts.config.log);
+  rt.scheduler.start();
+  void rt.requestLog.load(); // in the background: the first request never waits for it
+  const stopParsing = parseInBackground(rt.store, opts.config.log);
 
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -68,16 +68,16 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       const cut = setTimeout(() => server.closeAllConnections(), 3000);
       await stopped;
       clearTimeout(cut);
-      services.scheduler.stop();
+      rt.scheduler.stop();
       // Sends in flight are cut short, not logged: their deliveries go again after a restart.
-      services.deliveries.stop();
-      await services.scheduler.idle();
-      await services.requestLog.close();
+      rt.deliveries.stop();
+      await rt.scheduler.idle();
+      await rt.requestLog.close();
       await store.close();
     })();
     return closing;
   };
-  return { url, services, created: fresh, close };
+  return { url, rt, created: fresh, close };
 }
 
 function listen(

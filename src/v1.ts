@@ -1,6 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from './context';
 import { authenticate, requirePlan } from './platform/auth';
+import type { AppEnv } from './platform/context';
 import { limitBodies } from './platform/http/body-limit';
 import { documentFor, registerSecuritySchemes } from './platform/openapi/document';
 import { validationHook } from './platform/openapi/validation';
@@ -15,29 +15,29 @@ import { taskRoutes } from './resources/tasks/routes';
 import { userRoutes } from './resources/users/routes';
 import { webhookRoutes } from './resources/webhooks/routes';
 import { pingRoutes } from './resources/workspace/routes';
-import type { Services } from './runtime';
+import type { Runtime } from './runtime';
 
 /** Adds routes to /v1 after the real ones (tests mount fixture resources this way). */
-export type V1Extension = (v1: OpenAPIHono<AppEnv>, services: Services) => void;
+export type V1Extension = (v1: OpenAPIHono<AppEnv>, rt: Runtime) => void;
 
 /** The public API, `{base_url}`: request checks (credential, rate, plan, idempotency), then routes. */
-export function v1App(services: Services, extend?: V1Extension): OpenAPIHono<AppEnv> {
+export function v1App(rt: Runtime, extend?: V1Extension): OpenAPIHono<AppEnv> {
   const v1 = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   registerSecuritySchemes(v1);
   const document = documentFor(v1);
-  v1.use('*', rateLimitHeaders(services));
+  v1.use('*', rateLimitHeaders(rt));
   v1.get('/openapi.json', (c) => c.json(document(new URL(c.req.url).origin)));
 
   // Before anything reads the body, so that everything after it reads it through the limit.
   v1.use('*', limitBodies());
-  v1.use('*', logRequests(services, services.requestLog));
+  v1.use('*', logRequests(rt, rt.requestLog));
   // Credential, rate, plan, then the idempotency key, in one layer: every layer costs a read, and
   // none of these waits unless the request carries a key. The rate comes before the plan: every
   // request made with a key counts, a 402 included (spec, Limits: 120 a minute per key).
-  const idempotent = services.idempotency.middleware();
+  const idempotent = rt.idempotency.middleware();
   v1.use('*', (c, next) => {
-    authenticate(services, c);
-    rateLimit(services, c);
+    authenticate(rt, c);
+    rateLimit(rt, c);
     requirePlan(c);
     return idempotent(c, next);
   });
@@ -46,11 +46,11 @@ export function v1App(services: Services, extend?: V1Extension): OpenAPIHono<App
   v1.route('/', userRoutes());
   v1.route('/', pipelineRoutes());
   v1.route('/', estimateTemplateRoutes());
-  v1.route('/', jobRoutes(services));
-  v1.route('/', contactRoutes(services));
-  v1.route('/', taskRoutes(services));
-  v1.route('/', noteRoutes(services));
-  v1.route('/', webhookRoutes(services));
-  extend?.(v1, services);
+  v1.route('/', jobRoutes(rt));
+  v1.route('/', contactRoutes(rt));
+  v1.route('/', taskRoutes(rt));
+  v1.route('/', noteRoutes(rt));
+  v1.route('/', webhookRoutes(rt));
+  extend?.(v1, rt);
   return v1;
 }

@@ -1,8 +1,9 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import type { AppEnv, Runtime } from '../context';
+import type { AppEnv } from '../platform/context';
 import { ApiError } from '../platform/errors';
 import { adminWriteErrors, jsonResponse } from '../platform/openapi/responses';
 import { parseInstant } from '../platform/paging';
+import type { Runtime } from '../runtime';
 import { advanceClock } from '../runtime';
 import { ClockSchema } from './schemas';
 

@@ -1,9 +1,9 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../context';
+import type { AppEnv } from '../platform/context';
 import { limitBodies } from '../platform/http/body-limit';
 import { validationHook } from '../platform/openapi/validation';
-import type { Services } from '../runtime';
+import type { Runtime } from '../runtime';
 import { clockAdmin } from './clock';
 import { requestLogAdmin } from './requests';
 import { restoreAdmin } from './restore';
@@ -14,15 +14,15 @@ import { workspaceAdmin } from './workspaces';
  * The control API: what people do in the web app's settings, and what svc lets a test do that
  * the real service cannot. No credentials; JSON in and out; errors in the spec's envelope.
  */
-export function adminApp(services: Services): OpenAPIHono<AppEnv> {
+export function adminApp(rt: Runtime): OpenAPIHono<AppEnv> {
   const admin = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   admin.use('*', limitBodies());
   admin.use('*', emptyJsonIsNoBody);
-  admin.route('/', workspaceAdmin(services));
-  admin.route('/', clockAdmin(services));
-  admin.route('/', requestLogAdmin(services.requestLog));
-  admin.route('/', restoreAdmin(services));
-  admin.route('/', webhookAdmin(services));
+  admin.route('/', workspaceAdmin(rt));
+  admin.route('/', clockAdmin(rt));
+  admin.route('/', requestLogAdmin(rt.requestLog));
+  admin.route('/', restoreAdmin(rt));
+  admin.route('/', webhookAdmin(rt));
   admin.get('/openapi.json', (c) =>
     c.json(
       admin.getOpenAPIDocument({

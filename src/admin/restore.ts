@@ -1,5 +1,5 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
-import { type AppEnv, appContext, type Runtime } from '../context';
+import { type AppEnv, appContext } from '../platform/context';
 import { ApiError } from '../platform/errors';
 import { adminWriteErrors, jsonResponse } from '../platform/openapi/responses';
 import { byId, recordId } from '../resources/common/routing';
@@ -8,6 +8,7 @@ import { presentContact } from '../resources/contacts/service';
 import { presentJob } from '../resources/jobs/present';
 import { JobSchema } from '../resources/jobs/schema';
 import { restore } from '../resources/recoverable';
+import type { Runtime } from '../runtime';
 
 const route = (kind: 'jobs' | 'contacts') =>
   createRoute({

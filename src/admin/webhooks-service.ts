@@ -1,13 +1,14 @@
-import { appContext, type Runtime } from '../context';
 import { deliveryBody, putDelivery, putEvent } from '../deliveries/outbox';
 import type { Delivery, Notification } from '../deliveries/records';
 import type { DeliveryWorker } from '../deliveries/worker';
 import { eventDef, WILDCARD } from '../events/catalogue';
 import { testSample } from '../events/samples';
+import { appContext } from '../platform/context';
 import { ApiError } from '../platform/errors';
 import { newId, randomToken } from '../platform/ids';
 import { ROTATION_OVERLAP_MS, rollSecret, type Webhook } from '../resources/webhooks/records';
 import { SECRET_PREFIX } from '../resources/webhooks/service';
+import type { Runtime } from '../runtime';
 import type { WorkspaceCollections } from '../store';
 
 // What the workspace settings let owners and admins do with a subscription (spec, Receiver

@@ -1,6 +1,6 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import type { AppEnv } from '../context';
 import type { Delivery } from '../deliveries/records';
+import type { AppEnv } from '../platform/context';
 import { adminWriteErrors, errorResponses, jsonResponse } from '../platform/openapi/responses';
 import { listOf, timestamp } from '../platform/openapi/schemas';
 import { wholeList } from '../platform/paging';
@@ -9,7 +9,7 @@ import { byId, recordId } from '../resources/common/routing';
 import { validSecrets, type Webhook } from '../resources/webhooks/records';
 import { WebhookSchema } from '../resources/webhooks/schema';
 import { presentWebhook } from '../resources/webhooks/service';
-import type { Services } from '../runtime';
+import type { Runtime } from '../runtime';
 import {
   deliveryLog,
   enable,
@@ -187,8 +187,7 @@ const routes = {
   }),
 };
 
-export function webhookAdmin(services: Services) {
-  const rt = services;
+export function webhookAdmin(rt: Runtime) {
   const now = () => rt.clock.nowMs();
   return new OpenAPIHono<AppEnv>()
     .openapi(routes.list, (c) =>
@@ -205,12 +204,12 @@ export function webhookAdmin(services: Services) {
       c.json(wholeList(deliveryLog(rt, recordId(c)).map(presentDelivery)), 200),
     )
     .openapi(routes.resend, async (c) =>
-      c.json(presentDelivery(await resend(rt, services.deliveries, recordId(c))), 200),
+      c.json(presentDelivery(await resend(rt, rt.deliveries, recordId(c))), 200),
     )
     .openapi(routes.test, async (c) => {
       // The body is optional: without one, validation hands over nothing.
       const event = (c.req.valid('json') as { event?: string } | undefined)?.event;
-      const sent = await sendTest(rt, services.deliveries, recordId(c), event);
+      const sent = await sendTest(rt, rt.deliveries, recordId(c), event);
       return c.json(presentDelivery(sent), 200);
     })
     .openapi(routes.rotate, (c) => {

@@ -1,8 +1,8 @@
 import type { z } from '@hono/zod-openapi';
-import type { Runtime } from '../context';
 import { type Access, type ApiKey, mintApiKey, type Workspace } from '../platform/auth';
 import { ApiError } from '../platform/errors';
 import { disableWebhooksOf } from '../resources/webhooks/service';
+import type { Runtime } from '../runtime';
 import { generate, insertWorkspace, type KeyPair } from '../seed';
 import type { Profile } from '../seed/profiles';
 import { withFreshIds } from '../seed/remap';

@@ -1,9 +1,10 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import type { AppEnv, Runtime } from '../context';
+import type { AppEnv } from '../platform/context';
 import { adminWriteErrors, errorResponses, jsonResponse } from '../platform/openapi/responses';
 import { listOf } from '../platform/openapi/schemas';
 import { wholeList } from '../platform/paging';
 import { byId, jsonBody, recordId } from '../resources/common/routing';
+import type { Runtime } from '../runtime';
 import { AdminKeySchema, AdminWorkspaceSchema, CreatedWorkspaceSchema } from './schemas';
 import {
   createKey,

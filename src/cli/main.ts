@@ -1,12 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { seedCommand } from './seed';
-import { serveCommand } from './serve';
+import { type Hooks, serveCommand } from './serve';
 import { warmUp } from './warm';
-
-export interface Hooks {
-  /** Called once the server is warm: bin/svc.cjs saves V8's code cache then. */
-  onWarm?: () => void;
-}
 
 /** Usage errors exit 2 with one line; help and --version exit 0. */
 export async function main(argv: string[], hooks: Hooks = {}): Promise<void> {

@@ -4,8 +4,12 @@ import { API_REVISION } from '../platform/openapi/document';
 import { defaultConfig } from '../runtime';
 import { type SeededWorkspace, seededKeys } from '../seed';
 import { startServer } from '../server';
-import type { Hooks } from './main';
 import { DEFAULT_DATA, parseMillis, parsePort, parseRateLimit } from './options';
+
+export interface Hooks {
+  /** Called once the server is warm: bin/svc.cjs saves V8's code cache then. */
+  onWarm?: () => void;
+}
 
 interface ServeFlags {
   port: number;
@@ -75,7 +79,7 @@ async function serve(flags: ServeFlags, hooks: Hooks): Promise<void> {
   out(`  base URL  ${running.url}/v1`);
   out(`  app       ${running.url}`);
   out(`  admin     ${running.url}/__admin`);
-  for (const ws of demoWorkspaces(running.services)) {
+  for (const ws of demoWorkspaces(running.rt)) {
     out(`  workspace ${ws.name} (${ws.id})`);
     out(`    write key  ${ws.keys.write.key}`);
     out(`    read key   ${ws.keys.read.key}`);
@@ -101,20 +105,18 @@ async function serve(flags: ServeFlags, hooks: Hooks): Promise<void> {
 }
 
 /** The seeded workspaces whose keys still work, re-derived from the seed the file records. */
-function demoWorkspaces(
-  services: Awaited<ReturnType<typeof startServer>>['services'],
-): SeededWorkspace[] {
-  const seeded = services.store.global.get('meta', 'store')?.seeded;
+function demoWorkspaces(rt: Awaited<ReturnType<typeof startServer>>['rt']): SeededWorkspace[] {
+  const seeded = rt.store.global.get('meta', 'store')?.seeded;
   if (!seeded) {
     return [];
   }
   const found: SeededWorkspace[] = [];
   const keys = seededKeys(seeded.seed, seeded.profile, 0);
-  const writeKey = services.store.global.get('api_keys', keys.write.id);
-  const ws = writeKey && services.store.global.get('workspaces', writeKey.workspace_id);
+  const writeKey = rt.store.global.get('api_keys', keys.write.id);
+  const ws = writeKey && rt.store.global.get('workspaces', writeKey.workspace_id);
   const live = (k: { id: string; key: string }) =>
-    keyHashExists(services.store.global, k.key) &&
-    services.store.global.get('api_keys', k.id)?.revoked_at === null;
+    keyHashExists(rt.store.global, k.key) &&
+    rt.store.global.get('api_keys', k.id)?.revoked_at === null;
   if (ws && live(keys.write) && live(keys.read)) {
     found.push({ id: ws.id, name: ws.name, keys });
   }

@@ -1,15 +1,15 @@
 import { createApp } from '../app';
 import { mintApiKey } from '../platform/auth';
 import { newId } from '../platform/ids';
-import { createServices, defaultConfig } from '../runtime';
+import { createRuntime, defaultConfig } from '../runtime';
 import { Store } from '../store';
 
 // The V8 code cache holds what has been compiled when it is saved; running the paths a first
 // request takes (an authenticated read, a refusal, the document) puts them in it.
 export async function warmUp(): Promise<void> {
   const store = Store.memory();
-  const services = createServices(store, defaultConfig({ log: () => {} }));
-  const now = services.clock.iso();
+  const rt = createRuntime(store, defaultConfig({ log: () => {} }));
+  const now = rt.clock.iso();
   const key = store.transaction((tx) => {
     const id = newId();
     tx.global.put('workspaces', {
@@ -23,7 +23,7 @@ export async function warmUp(): Promise<void> {
     });
     return mintApiKey(tx.global, { workspaceId: id, name: 'warm', access: 'write', now }).key;
   });
-  const app = createApp(services);
+  const app = createApp(rt);
   const auth = { Authorization: `Bearer ${key}` };
   for (const path of [
     '/v1/ping',

@@ -1,7 +1,7 @@
-import { appContext, type Runtime, type ServiceContext } from '../context';
 import { eventDef, WILDCARD } from '../events/catalogue';
 import { matches } from '../events/filters';
 import { type Body, type Occurrence, sourceFor, sourceOf } from '../events/rules';
+import { appContext, type Platform, type ServiceContext } from '../platform/context';
 import { newId } from '../platform/ids';
 import type { Webhook } from '../resources/webhooks/records';
 import { GLOBAL, type TxScope, type WorkspaceCollections } from '../store';
@@ -112,11 +112,11 @@ export interface OutboxOptions {
 }
 
 /** The context events are rendered in: the workspace as the app sees it, URLs on the server's. */
-const eventContext = (rt: Runtime, wsId: string): ServiceContext =>
+const eventContext = (rt: Platform, wsId: string): ServiceContext =>
   appContext(rt, wsId, rt.config.publicUrl);
 
 /** Runs inside every commit: the changes' events become deliveries in the same transaction. */
-export function deriveDeliveries(rt: Runtime): void {
+export function deriveDeliveries(rt: Platform): void {
   rt.store.onCommit((changes, tx) => {
     const hooksOf = new Map<string, Webhook[]>();
     for (const change of changes) {
@@ -179,7 +179,7 @@ function holdUpdate(
  * The window is over: one delivery per matching subscription, carrying every field that changed
  * and the record as it is now. A record deleted meanwhile has its deletion to say instead.
  */
-export function flushUpdate(rt: Runtime, wsId: string, id: string): void {
+export function flushUpdate(rt: Platform, wsId: string, id: string): void {
   if (!rt.store.global.get('workspaces', wsId)) {
     return;
   }

@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import type { Runtime } from '../context';
+import type { Platform } from '../platform/context';
 import { newId } from '../platform/ids';
 import { validSecrets, type Webhook } from '../resources/webhooks/records';
 import { GLOBAL, type TxScope, type WorkspaceCollections } from '../store';
@@ -27,13 +27,13 @@ const CONCURRENCY = 256;
 const PER_SUBSCRIPTION = 8;
 
 export class DeliveryWorker {
-  readonly #rt: Runtime;
+  readonly #rt: Platform;
   readonly #pool = new Pool(CONCURRENCY, PER_SUBSCRIPTION);
   readonly #stop = new AbortController();
   /** Deliveries being sent right now: a second start of the same one waits its turn. */
   readonly #sending = new Set<string>();
 
-  constructor(rt: Runtime) {
+  constructor(rt: Platform) {
     this.#rt = rt;
     // Every send in flight listens for the shutdown: as many listeners as sends may run.
     setMaxListeners(CONCURRENCY + 1, this.#stop.signal);
@@ -294,7 +294,7 @@ function recordFailure(ws: Ws, hook: Webhook, now: string): void {
   });
 }
 
-function sweep(rt: Runtime): void {
+function sweep(rt: Platform): void {
   const cutoff = rt.clock.nowMs() - KEEP_MS;
   for (const ws of rt.store.global.values('workspaces')) {
     const scoped = rt.store.workspace(ws.id);

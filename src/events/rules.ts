@@ -1,4 +1,4 @@
-import type { ServiceContext } from '../context';
+import type { ServiceContext } from '../platform/context';
 import { presentContact } from '../resources/contacts/service';
 import { presentEstimate } from '../resources/estimates/present';
 import { presentFile } from '../resources/files/present';

@@ -1,4 +1,4 @@
-import type { ServiceContext } from '../context';
+import type { ServiceContext } from '../platform/context';
 import { newId } from '../platform/ids';
 import type { Rec } from '../store';
 import type { EventDef } from './catalogue';

@@ -1,4 +1,4 @@
-import type { Runtime } from '../context';
+import type { Platform } from '../platform/context';
 import { GLOBAL, type TxScope, type WorkspaceCollections } from '../store';
 import { hasContact } from './jobs/service';
 
@@ -25,7 +25,7 @@ const taskKey = (coll: Recoverable, wsId: string, id: string) => `purge:${coll}:
  * journal all schedule it alike) and checks the record again when it runs: a restore, or a
  * later deletion, makes it do nothing.
  */
-export function watchDeletions(rt: Runtime): void {
+export function watchDeletions(rt: Platform): void {
   const schedule = (coll: Recoverable, wsId: string, id: string, deletedAt: string) =>
     rt.scheduler.schedule(taskKey(coll, wsId, id), Date.parse(deletedAt) + RETAIN_MS, () =>
       purge(rt, coll, wsId, id),
@@ -57,10 +57,10 @@ export function watchDeletions(rt: Runtime): void {
 }
 
 /** Whether a deleted record's 30 days have run out on the clock. */
-const expired = (rt: Runtime, deletedAt: string | null | undefined): deletedAt is string =>
+const expired = (rt: Platform, deletedAt: string | null | undefined): deletedAt is string =>
   typeof deletedAt === 'string' && Date.parse(deletedAt) + RETAIN_MS <= rt.clock.nowMs();
 
-function purge(rt: Runtime, coll: Recoverable, wsId: string, id: string): void {
+function purge(rt: Platform, coll: Recoverable, wsId: string, id: string): void {
   rt.store.transaction((tx) => {
     const ws = tx.workspace(wsId);
     if (!expired(rt, ws.get(coll, id)?.deleted_at)) {
@@ -115,7 +115,7 @@ function purgeContact(ws: TxScope<WorkspaceCollections>, id: string): void {
  * its purge task has not run yet: the 30 days on the clock are the rule, not the timer.
  */
 export function restore<K extends Recoverable>(
-  rt: Runtime,
+  rt: Platform,
   coll: K,
   id: string,
 ): { workspaceId: string; record: WorkspaceCollections[K] } | undefined {

@@ -1,4 +1,4 @@
-import type { Rec } from './types';
+import type { Position, Rec } from './types';
 
 // Keeps a collection's ids sorted by (created_at, id) so lists page newest first by keyset:
 // records added while a client pages land before its cursor and are never skipped or repeated.
@@ -10,11 +10,6 @@ export const createdAt = (rec: Rec): string => {
 };
 
 export const orderKey = (rec: Rec) => keyOf(createdAt(rec), rec.id);
-
-export interface Position {
-  created_at: string;
-  id: string;
-}
 
 export class OrderIndex {
   readonly #keys: string[];

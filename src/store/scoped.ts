@@ -1,14 +1,23 @@
 import type { Name, RecordOf } from './collections';
-import type { ScanOptions, Store } from './store';
-import type { TxScope } from './tx';
-import type { Rec, Scope } from './types';
+import type { Tx, TxScope } from './tx';
+import type { Rec, ScanOptions, Scope } from './types';
+
+/** What a scoped store reads and writes through: the store, seen from one scope. */
+export interface Backing {
+  read(scope: Scope, coll: string, id: string): Rec | undefined;
+  values(scope: Scope, coll: string): IterableIterator<Rec>;
+  version(scope: Scope, coll: string): number | undefined;
+  count(scope: Scope, coll: string): number;
+  scan(scope: Scope, coll: string, opts: ScanOptions<Rec>): { items: Rec[]; hasMore: boolean };
+  transaction<T>(fn: (tx: Tx) => T): T;
+}
 
 /** Reads and writes confined to one scope: a workspace's services can reach nothing else. */
 export class ScopedStore<C> {
-  readonly #store: Store;
+  readonly #store: Backing;
   readonly scope: Scope;
 
-  constructor(store: Store, scope: Scope) {
+  constructor(store: Backing, scope: Scope) {
     this.#store = store;
     this.scope = scope;
   }

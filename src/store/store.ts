@@ -1,8 +1,7 @@
 import { Collection } from './collection';
 import type { GlobalCollections, WorkspaceCollections } from './collections';
-import type { Position } from './order';
 import { emptyData, Persistence } from './persistence';
-import { ScopedStore } from './scoped';
+import { type Backing, ScopedStore } from './scoped';
 import { Tx } from './tx';
 import {
   type Change,
@@ -10,6 +9,7 @@ import {
   GLOBAL,
   type Op,
   type Rec,
+  type ScanOptions,
   type Scope,
   type ScopeData,
   UnparsedScope,
@@ -17,19 +17,13 @@ import {
 
 export type CommitHook = (changes: readonly Change[], tx: Tx) => void;
 
-export interface ScanOptions<T> {
-  after?: Position | undefined;
-  where?: ((rec: T) => boolean) | undefined;
-  limit: number;
-}
-
 /**
  * The whole data set in memory, written through a journal. Every read and write names its scope
  * (a workspace or the global scope); services only ever hold a ScopedStore for one workspace.
  * Transactions are synchronous functions: they commit whole or not at all, and nothing else runs
  * while one is open.
  */
-export class Store {
+export class Store implements Backing {
   readonly #scopes = new Map<Scope, Map<string, Collection>>();
   /** Workspaces of the data file not parsed yet: each is, the first time anything reads it. */
   readonly #unparsed = new Map<Scope, UnparsedScope>();

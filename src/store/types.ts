@@ -4,6 +4,19 @@ export type Rec = Readonly<{ id: string }>;
 /** A record as JSON holds it, in the journal and the data file: an id and any fields. */
 export type RawRecord = Readonly<{ id: string } & Record<string, unknown>>;
 
+/** Where a page of a list starts: just after this record, newest first. */
+export interface Position {
+  created_at: string;
+  id: string;
+}
+
+/** What a scan of a collection takes: newest first, after a position, filtered, up to a limit. */
+export interface ScanOptions<T> {
+  after?: Position | undefined;
+  where?: ((rec: T) => boolean) | undefined;
+  limit: number;
+}
+
 /** Where a record lives: the global scope or one workspace. */
 export const GLOBAL = 'g';
 export type Scope = string;

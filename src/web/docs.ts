@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { AppEnv } from '../context';
+import type { AppEnv } from '../platform/context';
 import { type ErrorCode, errorCodes, errorStatus } from '../platform/errors';
 
 // Every error's `doc_url` points here, at the server that answered, so the link works offline.

@@ -107,7 +107,7 @@ describe('DELETE /contacts/{id}', () => {
     const job = (
       await ws.api.post('/jobs', { name: 'Roof', address: '1 Main St', adjuster_id: adj.id })
     ).body;
-    const store = h.services.store;
+    const store = h.rt.store;
     const rec = store.workspace(ws.id).get('jobs', job.id);
     if (!rec) {
       throw new Error('job not stored');
@@ -221,8 +221,8 @@ describe('purge after 30 days', () => {
     const w = await world(ws);
     await ws.api.delete(`/contacts/${w.id}`);
     // The clock moved on without running due work: the purge task has not run yet.
-    h.services.clock.moveTo(h.services.clock.nowMs() + (30 * DAY + 1) * 1000);
-    const store = h.services.store.workspace(ws.id);
+    h.rt.clock.moveTo(h.rt.clock.nowMs() + (30 * DAY + 1) * 1000);
+    const store = h.rt.store.workspace(ws.id);
     expect(store.get('contacts', w.id)).toBeDefined();
     const res = await h.admin.post(`/contacts/${w.id}/restore`);
     expect(res.status).toBe(404);
@@ -250,7 +250,7 @@ describe('purge after 30 days', () => {
       jobsOfContactFilter: [],
     });
     // the link is gone for good, not merely hidden
-    expect(h.services.store.workspace(ws.id).get('jobs', w.jobId)?.homeowner_id).toBeNull();
-    expect(h.services.store.workspace(ws.id).get('tasks', w.taskId)).toBeUndefined();
+    expect(h.rt.store.workspace(ws.id).get('jobs', w.jobId)?.homeowner_id).toBeNull();
+    expect(h.rt.store.workspace(ws.id).get('tasks', w.taskId)).toBeUndefined();
   });
 });

@@ -24,7 +24,7 @@ async function job(h: Harness, ws: TestWorkspace, body: Record<string, unknown> 
 
 /** The API cannot set secondary contacts: write them through the store for the setup. */
 function addSecondary(h: Harness, ws: TestWorkspace, jobId: string, contactId: string) {
-  const store = h.services.store;
+  const store = h.rt.store;
   const current = store.workspace(ws.id).get('jobs', jobId);
   if (!current) {
     throw new Error(`no job ${jobId}`);
@@ -61,7 +61,7 @@ describe('GET /contacts/{id}/jobs', () => {
     const c = await contact(ws, 'Ada Adjuster');
     const j = await job(h, ws);
     await job(h, ws);
-    const store = h.services.store;
+    const store = h.rt.store;
     const current = store.workspace(ws.id).get('jobs', j);
     if (!current) {
       throw new Error(`no job ${j}`);

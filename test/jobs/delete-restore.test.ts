@@ -201,7 +201,7 @@ describe('30 days after deletion the job is purged', () => {
     const restore = await s.h.admin.post(`/jobs/${made.job.id}/restore`);
     expect(restore.status).toBe(404);
     expect(await visible(s, made)).toEqual(GONE);
-    const store = s.h.services.store.workspace(s.ws.id);
+    const store = s.h.rt.store.workspace(s.ws.id);
     expect(store.get('jobs', made.job.id)).toBeUndefined();
     expect(store.get('notes', made.note.id)).toBeUndefined();
     expect(store.get('tasks', made.task.id)).toBeUndefined();
@@ -215,8 +215,8 @@ describe('30 days after deletion the job is purged', () => {
     await s.ws.api.delete(`/jobs/${made.job.id}`);
     // The clock moved on without running due work (as real time passes between timer ticks):
     // the purge task has not run, so restore must judge the 30 days itself.
-    s.h.services.clock.moveTo(s.h.services.clock.nowMs() + (DAYS(30) + 1) * 1000);
-    const store = s.h.services.store.workspace(s.ws.id);
+    s.h.rt.clock.moveTo(s.h.rt.clock.nowMs() + (DAYS(30) + 1) * 1000);
+    const store = s.h.rt.store.workspace(s.ws.id);
     expect(store.get('jobs', made.job.id)).toBeDefined();
     const restore = await s.h.admin.post(`/jobs/${made.job.id}/restore`);
     expect(restore.status).toBe(404);

@@ -46,7 +46,7 @@ describe('a job read again shows what changed around it', () => {
     const stage = s.insurance.stages[0] as Stage;
     const job = await newJob(s.ws, { assigned_to: user?.id, stage: stage.key });
     await bothViews(s, job.id);
-    s.h.services.store.transaction((tx) => {
+    s.h.rt.store.transaction((tx) => {
       const scope = tx.workspace(s.ws.id);
       const rec = scope.get('users', user?.id as string);
       const column = scope.get('stages', stage.id);

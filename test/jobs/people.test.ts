@@ -70,7 +70,7 @@ describe('a deleted contact on a job', () => {
     expect((await h.admin.post(`/contacts/${owner.id}/restore`)).status).toBe(404);
     const res = await ws.api.get(`/jobs/${job.id}`);
     expect(res.body).toMatchObject({ homeowner_id: null, homeowner: null });
-    expect(h.services.store.workspace(ws.id).get('jobs', job.id)?.homeowner_id).toBeNull();
+    expect(h.rt.store.workspace(ws.id).get('jobs', job.id)?.homeowner_id).toBeNull();
   });
 });
 

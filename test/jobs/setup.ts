@@ -148,11 +148,11 @@ export const idsOf = (res: Reply): string[] => res.body.data.map((r: { id: strin
 
 /** Test setup only: changes a stored job where the API offers no way to. */
 export function amendJob(h: Harness, ws: TestWorkspace, id: string, patch: Partial<Job>): void {
-  const rec = h.services.store.workspace(ws.id).get('jobs', id);
+  const rec = h.rt.store.workspace(ws.id).get('jobs', id);
   if (!rec) {
     throw new Error(`no stored job ${id}`);
   }
-  h.services.store.transaction((tx) => tx.workspace(ws.id).put('jobs', { ...rec, ...patch }));
+  h.rt.store.transaction((tx) => tx.workspace(ws.id).put('jobs', { ...rec, ...patch }));
 }
 
 /** Test setup only: a file on a job (svc has no upload endpoint yet). */
@@ -163,8 +163,8 @@ export function putFile(
   category: FileRecord['category'],
 ): string {
   const id = crypto.randomUUID();
-  const at = h.services.clock.iso();
-  h.services.store.transaction((tx) =>
+  const at = h.rt.clock.iso();
+  h.rt.store.transaction((tx) =>
     tx.workspace(ws.id).put('files', {
       id,
       object: 'file',
@@ -196,8 +196,8 @@ export function putPayment(
   status: Payment['status'] = 'received',
 ): string {
   const id = crypto.randomUUID();
-  const at = h.services.clock.iso();
-  h.services.store.transaction((tx) =>
+  const at = h.rt.clock.iso();
+  h.rt.store.transaction((tx) =>
     tx.workspace(ws.id).put('payments', {
       id,
       object: 'payment',

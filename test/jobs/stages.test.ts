@@ -78,7 +78,7 @@ describe('moving a job with PATCH stage', () => {
 
 describe('the timeline', () => {
   const entries = (s: Awaited<ReturnType<typeof setup>>, jobId: string) =>
-    [...s.h.services.store.workspace(s.ws.id).values('timeline')].filter((e) => e.job_id === jobId);
+    [...s.h.rt.store.workspace(s.ws.id).values('timeline')].filter((e) => e.job_id === jobId);
 
   test('each move writes one timeline entry from the old stage to the new', async () => {
     const s = await setup();

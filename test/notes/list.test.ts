@@ -218,7 +218,7 @@ describe('the notes of a deleted job', () => {
     expect((await h.admin.post(`/jobs/${j}/restore`)).status).toBe(404);
     expect((await ws.api.get(`/notes/${n}`)).status).toBe(404);
     expect(await listed(ws)).toEqual([]);
-    expect(h.services.store.workspace(ws.id).get('notes', n)).toBeUndefined();
+    expect(h.rt.store.workspace(ws.id).get('notes', n)).toBeUndefined();
   });
 
   test('a note of an archived job is still listed and readable', async () => {

@@ -18,8 +18,8 @@ describe('credentials', () => {
     const { h, ws } = await setup();
     expect(ws.keys.write.key).toMatch(/^svc_live_[0-9A-Za-z]{32}$/);
     const dump = JSON.stringify([
-      ...h.services.store.global.values('api_keys'),
-      ...h.services.store.global.values('key_hashes'),
+      ...h.rt.store.global.values('api_keys'),
+      ...h.rt.store.global.values('key_hashes'),
     ]);
     expect(dump).not.toContain(ws.keys.write.key);
     expect(dump).not.toContain(ws.keys.read.key);

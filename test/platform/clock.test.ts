@@ -69,7 +69,7 @@ describe('/__admin/clock', () => {
 
   test('work that falls due runs in time order, each task at its own time, before the answer', async () => {
     const h = harness();
-    const { scheduler, clock } = h.services;
+    const { scheduler, clock } = h.rt;
     const start = clock.nowMs();
     const ran: [string, number][] = [];
     const note = (name: string) => () => {
@@ -96,7 +96,7 @@ describe('/__admin/clock', () => {
   test('a failing task does not stop the others', async () => {
     const logged: string[] = [];
     const h = harness({ log: (line) => logged.push(line) });
-    const { scheduler, clock } = h.services;
+    const { scheduler, clock } = h.rt;
     const ran: string[] = [];
     scheduler.schedule('bad', clock.nowMs() + 1000, () => {
       throw new Error('task failed');

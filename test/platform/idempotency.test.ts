@@ -155,9 +155,9 @@ describe('Idempotency-Key', () => {
   test('the purge on the clock removes expired keys from the store', async () => {
     const { h, ws } = await setup();
     await ws.api.post('/widgets', { name: 'x' }, key('purged'));
-    expect(h.services.store.count('g', 'idempotency_keys')).toBe(1);
+    expect(h.rt.store.count('g', 'idempotency_keys')).toBe(1);
     await h.admin.post('/clock', { advance_seconds: 25 * 3600 });
-    expect(h.services.store.count('g', 'idempotency_keys')).toBe(0);
+    expect(h.rt.store.count('g', 'idempotency_keys')).toBe(0);
   });
 
   test('is ignored on GET', async () => {

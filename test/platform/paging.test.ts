@@ -92,9 +92,9 @@ describe('cursors', () => {
 
   test('records created in the same millisecond page without loss: ties break on id', async () => {
     const { h, ws } = await setup();
-    const at = h.services.clock.iso();
+    const at = h.rt.clock.iso();
     const ids = Array.from({ length: 9 }, () => crypto.randomUUID());
-    h.services.store.transaction((tx) => {
+    h.rt.store.transaction((tx) => {
       for (const id of ids) {
         tx.workspace(ws.id).put('widgets', {
           id,

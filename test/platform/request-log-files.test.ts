@@ -33,7 +33,7 @@ function logCalls(
 ): void {
   for (let i = from; i < from + n; i++) {
     const entry: NewEntry = {
-      at: h.services.clock.iso(),
+      at: h.rt.clock.iso(),
       method: 'GET',
       path: `/v1/jobs/call-${i}`,
       query: {},
@@ -48,7 +48,7 @@ function logCalls(
       request_body_truncated: false,
       response: response(i),
     };
-    h.services.requestLog.append(entry);
+    h.rt.requestLog.append(entry);
   }
 }
 
@@ -77,18 +77,18 @@ describe('the request log files', () => {
     expect(seen).toBe(MAX_ENTRIES);
     expect(last).toMatchObject({ path: '/v1/jobs/call-2500' });
     expect(JSON.parse(last.response_body)).toEqual({ call: 2_500 });
-    await h.services.requestLog.close();
+    await h.rt.requestLog.close();
   }, 60_000);
 
   test('past 20,000 lines the file is set aside as <file>.1 and a new one starts: no file grows without bound', async () => {
     const h = harness({ rateLimit: null }, { requestLogFile: file });
     const ws = await h.workspace();
     logCalls(h, ws, 0, MAX_ENTRIES);
-    await h.services.requestLog.close(); // the lines are in the file; the log goes on after
+    await h.rt.requestLog.close(); // the lines are in the file; the log goes on after
     logCalls(h, ws, MAX_ENTRIES, 10);
     const [top] = await newest(h);
     expect(top?.path).toBe(`/v1/jobs/call-${MAX_ENTRIES + 9}`);
-    await h.services.requestLog.close();
+    await h.rt.requestLog.close();
     expect(await lines(`${file}.1`)).toHaveLength(MAX_ENTRIES);
     expect(await lines(file)).toHaveLength(10);
     // Calls in both files are read back whole, the older from <file>.1.
@@ -98,27 +98,27 @@ describe('the request log files', () => {
       Array.from({ length: 12 }, (_, i) => `/v1/jobs/call-${MAX_ENTRIES + 9 - i}`),
     );
     expect(JSON.parse(body.data[11].response_body)).toEqual({ call: MAX_ENTRIES - 2 });
-    await second.services.requestLog.close();
+    await second.rt.requestLog.close();
   }, 60_000);
 
   test('a last line cut short by a crash is skipped, and the next call starts a line of its own', async () => {
     const first = harness({ rateLimit: null }, { requestLogFile: file });
     const ws = await first.workspace();
     await ws.api.get('/ping');
-    await first.services.requestLog.close();
+    await first.rt.requestLog.close();
     await appendFile(file, '{"id":"rq_0000000002","at":"20');
     const second = harness({ rateLimit: null }, { requestLogFile: file });
     await (await second.workspace()).api.get('/users');
     const data = await newest(second, 10);
     expect(data.map((e) => e.path)).toEqual(['/v1/users', '/v1/ping']);
-    await second.services.requestLog.close();
+    await second.rt.requestLog.close();
     const third = harness({ rateLimit: null }, { requestLogFile: file });
     expect((await newest(third, 10)).map((e) => e.path)).toEqual(['/v1/users', '/v1/ping']);
     // A line is the entry's JSON, then a tab and the response body as sent.
     const [entry, body] = ((await lines(file)).at(-1) as string).split('\t');
     expect(JSON.parse(entry as string)).toMatchObject({ path: '/v1/users' });
     expect(JSON.parse(body as string)).toMatchObject({ object: 'list' });
-    await third.services.requestLog.close();
+    await third.rt.requestLog.close();
   });
 
   test('answers come back exactly as sent: JSON cut inside a string, text with tabs and newlines', async () => {
@@ -132,7 +132,7 @@ describe('the request log files', () => {
       { json: '' },
     ];
     logCalls(h, ws, 0, sent.length, (i) => sent[i] as NewEntry['response']);
-    await h.services.requestLog.close();
+    await h.rt.requestLog.close();
     const again = harness({ rateLimit: null }, { requestLogFile: file });
     const data = (await again.admin.get('/requests', { query: { limit: 10 } })).body.data;
     expect(data.map((e: { response_body: string | null }) => e.response_body)).toEqual([
@@ -142,17 +142,17 @@ describe('the request log files', () => {
       cut.slice(0, 16 * 1024),
     ]);
     expect(data[3].response_body_truncated).toBe(true);
-    await again.services.requestLog.close();
+    await again.rt.requestLog.close();
   });
 
   test('once every call has passed its 14 days, the purge deletes the files', async () => {
     const h = harness({ rateLimit: null }, { requestLogFile: file });
     const ws = await h.workspace();
     await ws.api.get('/ping');
-    await h.services.requestLog.close();
+    await h.rt.requestLog.close();
     expect((await stat(file)).size).toBeGreaterThan(0);
     await h.admin.post('/clock', { advance_seconds: 15 * 86_400 });
-    await h.services.requestLog.close();
+    await h.rt.requestLog.close();
     await expect(stat(file)).rejects.toThrow();
     expect(await newest(h, 10)).toEqual([]);
   });

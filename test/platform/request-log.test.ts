@@ -157,7 +157,7 @@ describe('the request log', () => {
       await ws.api.get('/jobs', { query: { limit: 200 } }); // a body cut at 16 KB
       await ws.api.get('/nowhere');
       const before = (await first.admin.get('/requests')).body.data;
-      await first.services.requestLog.close();
+      await first.rt.requestLog.close();
       const second = harness({}, { requestLogFile: file });
       const after = (await second.admin.get('/requests')).body.data;
       expect(after.map((e: { path: string }) => e.path)).toEqual([

@@ -152,7 +152,7 @@ describe('work due in a workspace not parsed yet', () => {
     const ws = await first.workspace({ name: 'Lazy' });
     const job = await ws.api.post('/jobs', { name: 'Roof', address: '1 Main St' });
     expect((await ws.api.delete(`/jobs/${job.body.id}`)).status).toBe(200);
-    await first.services.store.close();
+    await first.rt.store.close();
 
     const { store: reopened } = await Store.open(path);
     expect(reopened.unparsed).toBe(1);

@@ -1,6 +1,6 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import type { AppEnv } from '../../src/context';
 import { requireWrite } from '../../src/platform/auth';
+import type { AppEnv } from '../../src/platform/context';
 import { ApiError } from '../../src/platform/errors';
 import { newId } from '../../src/platform/ids';
 import {
@@ -12,7 +12,7 @@ import {
 import { DeletedSchema, listOf, timestamp } from '../../src/platform/openapi/schemas';
 import { listBody, pageStart, pagingQuery, timeFilter } from '../../src/platform/paging';
 import { subLimit } from '../../src/platform/rate-limit';
-import type { Services } from '../../src/runtime';
+import type { Runtime } from '../../src/runtime';
 import type { Rec } from '../../src/store';
 
 // A small resource built the way real ones are (schema, requireWrite, paging, idempotency),
@@ -65,7 +65,7 @@ export const gate = {
 };
 const idParam = z.object({ id: z.uuid() });
 
-export function widgetRoutes(v1: OpenAPIHono<AppEnv>, services: Services): void {
+export function widgetRoutes(v1: OpenAPIHono<AppEnv>, rt: Runtime): void {
   const app = new OpenAPIHono<AppEnv>();
   app.openapi(
     createRoute({
@@ -113,11 +113,11 @@ export function widgetRoutes(v1: OpenAPIHono<AppEnv>, services: Services): void 
       const q = c.req.valid('query');
       const inTime = timeFilter(q);
       const page = ctx.ws.scan('widgets', {
-        after: pageStart(services, ctx, 'widgets', q),
+        after: pageStart(rt, ctx, 'widgets', q),
         limit: q.limit,
         where: (w) => inTime(w) && (q.color === undefined || w.color === q.color),
       });
-      return c.json(listBody(services, ctx, 'widgets', page, present), 200);
+      return c.json(listBody(rt, ctx, 'widgets', page, present), 200);
     },
   );
   app.openapi(
@@ -214,7 +214,7 @@ export function widgetRoutes(v1: OpenAPIHono<AppEnv>, services: Services): void 
     createRoute({
       method: 'get',
       path: '/limited',
-      middleware: [subLimit(services, 'limited', 3)] as const,
+      middleware: [subLimit(rt, 'limited', 3)] as const,
       responses: {
         200: jsonResponse(z.object({ ok: z.boolean() }).openapi('LimitedOk'), 'Fine'),
         ...errorResponses(...baseErrors),

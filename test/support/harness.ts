@@ -1,6 +1,6 @@
 import { createApp } from '../../src/app';
-import type { Config } from '../../src/context';
-import { createServices, defaultConfig, type Services } from '../../src/runtime';
+import type { Config } from '../../src/platform/context';
+import { createRuntime, defaultConfig, type Runtime } from '../../src/runtime';
 import { Store } from '../../src/store';
 import type { V1Extension } from '../../src/v1';
 import { Contract, type Exchange } from './contract';
@@ -151,19 +151,19 @@ export interface TestWorkspace {
 
 /** One app over a memory store; each test mints its own workspaces through /__admin. */
 export class Harness {
-  readonly services: Services;
+  readonly rt: Runtime;
   readonly app: ReturnType<typeof createApp>;
   readonly admin: Client;
   readonly anonymous: Client;
   readonly #contracts = new Map<string, Promise<Contract>>();
 
   constructor(config: Partial<Config> = {}, opts: HarnessOptions = {}) {
-    this.services = createServices(
+    this.rt = createRuntime(
       opts.store ?? Store.memory(),
       defaultConfig({ log: () => {}, ...config }),
       opts.requestLogFile,
     );
-    this.app = createApp(this.services, opts.extend);
+    this.app = createApp(this.rt, opts.extend);
     this.admin = new Client(this, '/__admin');
     this.anonymous = new Client(this, '/v1');
   }

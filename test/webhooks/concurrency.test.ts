@@ -19,7 +19,7 @@ async function setup() {
   const fast = await receiver();
   const slowHook = (await subscribeUrl(ws, slow.url)).id;
   const fastHook = (await subscribeUrl(ws, fast.url)).id;
-  h.services.scheduler.start();
+  h.rt.scheduler.start();
   return { ws, slow, fast, slowHook, fastHook };
 }
 

@@ -38,14 +38,14 @@ async function backlog(answer: Parameters<Receiver['answer']>[0] = () => HELD): 
   for (let i = 0; i < PER_SUBSCRIPTION + QUEUED; i++) {
     await createJob(ws, `job ${i}`);
   }
-  h.services.scheduler.start();
+  h.rt.scheduler.start();
   await rx.waitFor(PER_SUBSCRIPTION, 2000);
   return { h, ws, rx, sub };
 }
 
 /** Until every send has come back (held ones by the timeout) and nothing waits for a slot. */
 async function idle(h: Harness): Promise<void> {
-  await vi.waitFor(() => expect(h.services.deliveries.sending).toBe(0), {
+  await vi.waitFor(() => expect(h.rt.deliveries.sending).toBe(0), {
     timeout: TIMEOUT_MS * 4,
     interval: 20,
   });

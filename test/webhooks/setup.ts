@@ -2,7 +2,7 @@
 // repeat and the readings of what arrived. Importing it registers the afterEach that closes every
 // receiver and stops every scheduler a test started through it.
 import { afterEach, expect } from 'vitest';
-import type { Config } from '../../src/context';
+import type { Config } from '../../src/platform/context';
 import {
   type Client,
   type Harness,
@@ -94,7 +94,7 @@ const harnesses: Harness[] = [];
 const receivers: Receiver[] = [];
 afterEach(async () => {
   for (const h of harnesses.splice(0)) {
-    h.services.scheduler.stop();
+    h.rt.scheduler.stop();
   }
   await Promise.all(receivers.splice(0).map((r) => r.close()));
 });
@@ -252,7 +252,7 @@ export async function listIds(client: Client): Promise<string[]> {
 
 /** The stored signing secrets of a subscription (the API shows a secret only once). */
 export function storedSecrets(h: Harness, ws: TestWorkspace, id: string): string[] {
-  const rec = h.services.store.workspace(ws.id).get('webhooks', id);
+  const rec = h.rt.store.workspace(ws.id).get('webhooks', id);
   if (!rec) {
     throw new Error(`no stored webhook ${id}`);
   }

@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import type { AppEnv, Runtime } from '../../context';
+import type { AppEnv, Platform } from '../context';
 import { ApiError } from '../errors';
 import { identifyCredential } from './credentials';
 
@@ -14,7 +14,10 @@ function presentedToken(c: Context<AppEnv>): string | undefined {
 
 // spec, Authentication 2 and 7: Bearer or X-API-Key on every endpoint; missing, wrong or revoked
 // is 401. A check, not a middleware: v1.ts runs it with the plan and the rate limit in one layer.
-export function authenticate(rt: Runtime, c: Context<AppEnv>): void {
+export function authenticate(
+  rt: Pick<Platform, 'store' | 'clock' | 'config'>,
+  c: Context<AppEnv>,
+): void {
   const token = presentedToken(c);
   if (token === undefined) {
     throw new ApiError(

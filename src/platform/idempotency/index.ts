@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Context, MiddlewareHandler, Next } from 'hono';
-import type { AppEnv, Runtime } from '../../context';
 import type { Rec } from '../../store';
+import type { AppEnv, Platform } from '../context';
 import { ApiError } from '../errors';
 import { sha256Hex } from '../ids';
 
@@ -28,10 +28,10 @@ const PURGE_TASK = 'idempotency:purge';
 // while its first request is still running, is 409. Answers of 5xx are not kept, so a retry
 // after a fault runs again, as the spec's advice to retry 5xx with the same key needs.
 export class Idempotency {
-  readonly #rt: Runtime;
+  readonly #rt: Pick<Platform, 'store' | 'clock' | 'scheduler'>;
   readonly #running = new Set<string>();
 
-  constructor(rt: Runtime) {
+  constructor(rt: Pick<Platform, 'store' | 'clock' | 'scheduler'>) {
     this.#rt = rt;
   }
 

@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../../context';
+import type { AppEnv } from '../context';
 
 export const API_REVISION = '2.1.0';
 

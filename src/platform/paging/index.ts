@@ -1,6 +1,6 @@
-import type { Runtime, ServiceContext } from '../../context';
 import type { Position, Rec } from '../../store';
 import { createdAt } from '../../store/order';
+import type { Platform, ServiceContext } from '../context';
 import type { PagingQuery } from './query';
 
 export { Cursors } from './cursors';
@@ -25,7 +25,7 @@ export interface ListBody<T> {
 
 /** Where a page starts: the decoded cursor, checked against this workspace and list. */
 export function pageStart(
-  rt: Runtime,
+  rt: Pick<Platform, 'cursors'>,
   ctx: ServiceContext,
   list: string,
   q: Pick<PagingQuery, 'cursor'>,
@@ -36,7 +36,7 @@ export function pageStart(
 }
 
 export function listBody<R extends Rec, T>(
-  rt: Runtime,
+  rt: Pick<Platform, 'cursors'>,
   ctx: ServiceContext,
   list: string,
   page: { items: R[]; hasMore: boolean },
@@ -51,7 +51,7 @@ export function listBody<R extends Rec, T>(
 }
 
 function nextCursor<R extends Rec>(
-  rt: Runtime,
+  rt: Pick<Platform, 'cursors'>,
   ctx: ServiceContext,
   list: string,
   page: { items: R[]; hasMore: boolean },
@@ -67,7 +67,7 @@ function nextCursor<R extends Rec>(
  * JSON.stringify of listBody would give.
  */
 export function listText<R extends Rec>(
-  rt: Runtime,
+  rt: Pick<Platform, 'cursors'>,
   ctx: ServiceContext,
   list: string,
   page: { items: R[]; hasMore: boolean },

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
-import type { AppEnv, Runtime } from '../../context';
+import type { AppEnv, Platform } from '../context';
 import { ApiError } from '../errors';
 import { setAnswerHeader } from '../http/headers';
 import type { RateState } from './limiter';
@@ -17,7 +17,7 @@ function address(c: Context<AppEnv>): string {
 // before that (401, 402, 413): the key's window when one is known, else the caller's address's,
 // counted but never enforced.
 export const rateLimitHeaders =
-  (rt: Runtime): MiddlewareHandler<AppEnv> =>
+  (rt: Pick<Platform, 'config' | 'limiter'>): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
     await next();
     const limit = rt.config.rateLimit;
@@ -55,7 +55,7 @@ function enforce(c: Context<AppEnv>, state: RateState): void {
 }
 
 /** The general limit, per credential: a check, run with the credential's (see v1.ts). */
-export function rateLimit(rt: Runtime, c: Context<AppEnv>): void {
+export function rateLimit(rt: Pick<Platform, 'config' | 'limiter'>, c: Context<AppEnv>): void {
   const limit = rt.config.rateLimit;
   if (limit !== null) {
     enforce(c, rt.limiter.hit(c.get('ctx').credential.id, limit));
@@ -67,7 +67,11 @@ export function rateLimit(rt: Runtime, c: Context<AppEnv>): void {
  * lookups, 20 a minute). The response's headers then describe this, the binding, limit.
  */
 export const subLimit =
-  (rt: Runtime, name: string, perMinute: number): MiddlewareHandler<AppEnv> =>
+  (
+    rt: Pick<Platform, 'config' | 'limiter'>,
+    name: string,
+    perMinute: number,
+  ): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
     if (rt.config.rateLimit !== null) {
       const credentialId = c.get('ctx').credential.id;

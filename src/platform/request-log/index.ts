@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import type { AppEnv, Runtime } from '../../context';
+import type { AppEnv, Platform } from '../context';
 import { cap, type LoggedResponse, type RequestLog } from './log';
 
 export { type LoggedRequest, type RequestFilter, RequestLog, requestLogFiles } from './log';
@@ -74,7 +74,7 @@ const NO_CACHE = Symbol('none');
 // spec, Limits: every call made with a credential (a known one, even revoked) is logged, for
 // /__admin/requests and replay. Outermost in /v1, so it sees the final status of any answer.
 export const logRequests =
-  (rt: Runtime, log: RequestLog): MiddlewareHandler<AppEnv> =>
+  (rt: Pick<Platform, 'clock'>, log: RequestLog): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
     const started = performance.now();
     const atMs = rt.clock.nowMs();

@@ -1,6 +1,6 @@
 import type { OpenAPIHono, z } from '@hono/zod-openapi';
-import type { AppEnv, Runtime, ServiceContext } from '../../context';
 import { requireWrite } from '../../platform/auth';
+import type { AppEnv, ServiceContext } from '../../platform/context';
 import { ApiError } from '../../platform/errors';
 import { errorResponse } from '../../platform/errors/handler';
 import {
@@ -11,6 +11,7 @@ import {
 } from '../../platform/openapi/responses';
 import { DeletedSchema } from '../../platform/openapi/schemas';
 import { listBody, listText, pageStart } from '../../platform/paging';
+import type { Runtime } from '../../runtime';
 import type { Position, Rec } from '../../store';
 
 const ID_PARAMETER = {

@@ -1,4 +1,4 @@
-import type { ServiceContext } from '../../context';
+import type { ServiceContext } from '../../platform/context';
 import type { WorkspaceCollections } from '../../store';
 import type { Name } from '../../store/collections';
 

@@ -1,5 +1,5 @@
 import type { z } from '@hono/zod-openapi';
-import type { ServiceContext } from '../../context';
+import type { ServiceContext } from '../../platform/context';
 import type { FileRecord, FileSchema } from './schema';
 
 export const presentFile = (ctx: ServiceContext, f: FileRecord): z.infer<typeof FileSchema> => ({

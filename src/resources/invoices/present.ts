@@ -1,5 +1,5 @@
 import type { z } from '@hono/zod-openapi';
-import type { ServiceContext } from '../../context';
+import type { ServiceContext } from '../../platform/context';
 import type { Invoice, InvoiceSchema } from './schema';
 
 // The homeowner's pay page is on while the invoice is out and not settled.

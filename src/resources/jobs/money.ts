@@ -1,4 +1,4 @@
-import type { ServiceContext } from '../../context';
+import type { ServiceContext } from '../../platform/context';
 import { isReceived } from '../payments/schema';
 import type { Job } from './schema';
 

@@ -1,5 +1,5 @@
 import type { z } from '@hono/zod-openapi';
-import type { ServiceContext } from '../../context';
+import type { ServiceContext } from '../../platform/context';
 import { ShownTexts } from '../common/shown';
 import { findContact } from '../contacts/service';
 import { jobMoney, receivedByJob } from './money';

@@ -1,4 +1,4 @@
-import type { ServiceContext } from '../../context';
+import type { ServiceContext } from '../../platform/context';
 import { ApiError } from '../../platform/errors';
 import { newId, randomToken } from '../../platform/ids';
 import { type ListQuery, timeFilter } from '../../platform/paging';

@@ -1,4 +1,4 @@
-import type { ServiceContext } from '../../context';
+import type { ServiceContext } from '../../platform/context';
 import { ApiError } from '../../platform/errors';
 import type { Stage } from '../pipelines/schema';
 import { listPipelines, listStages, stagesOf } from '../pipelines/service';

@@ -1,4 +1,4 @@
-import type { ServiceContext } from '../../context';
+import type { ServiceContext } from '../../platform/context';
 import { ApiError } from '../../platform/errors';
 import type { Job } from './schema';
 

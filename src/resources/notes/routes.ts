@@ -1,6 +1,7 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv, Runtime } from '../../context';
+import type { AppEnv } from '../../platform/context';
 import { jsonResponse } from '../../platform/openapi/responses';
+import type { Runtime } from '../../runtime';
 import {
   byId,
   changeErrors,

@@ -1,5 +1,5 @@
 import type { z } from '@hono/zod-openapi';
-import type { ServiceContext } from '../../context';
+import type { ServiceContext } from '../../platform/context';
 import { ApiError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { type ListQuery, timeFilter } from '../../platform/paging';

@@ -1,5 +1,5 @@
 import type { z } from '@hono/zod-openapi';
-import type { ServiceContext } from '../../context';
+import type { ServiceContext } from '../../platform/context';
 import type { Pipeline, PipelineSchema, Stage, StageSchema } from './schema';
 
 export const presentStage = (stage: Stage): z.infer<typeof StageSchema> => ({

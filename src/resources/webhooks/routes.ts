@@ -1,12 +1,13 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import type { AppEnv, Runtime } from '../../context';
 import { deliveryFields } from '../../deliveries/outbox';
 import { eventDef } from '../../events/catalogue';
 import { samplesOf } from '../../events/samples';
+import type { AppEnv } from '../../platform/context';
 import { ApiError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { baseErrors, errorResponses, jsonResponse } from '../../platform/openapi/responses';
 import { wholeList } from '../../platform/paging';
+import type { Runtime } from '../../runtime';
 import {
   anyKeyChangeErrors,
   byId,

@@ -1,8 +1,8 @@
 import type { z } from '@hono/zod-openapi';
-import type { ServiceContext } from '../../context';
 import { cancelOpen, deleteWebhook } from '../../deliveries/worker';
 import { EVENTS, type EventDef, eventDef, WILDCARD } from '../../events/catalogue';
 import { checkFilters } from '../../events/filters';
+import type { ServiceContext } from '../../platform/context';
 import { ApiError } from '../../platform/errors';
 import { newId, randomToken } from '../../platform/ids';
 import type { TxScope, WorkspaceCollections } from '../../store';

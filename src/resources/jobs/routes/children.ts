@@ -1,7 +1,8 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import type { AppEnv, Runtime, ServiceContext } from '../../../context';
+import type { AppEnv, ServiceContext } from '../../../platform/context';
 import { jsonResponse } from '../../../platform/openapi/responses';
 import { timeFilter } from '../../../platform/paging';
+import type { Runtime } from '../../../runtime';
 import type { Position, Rec } from '../../../store';
 import type { WorkspaceCollections } from '../../../store/collections';
 import { byId, paged, readOneErrors, recordId } from '../../common/routing';

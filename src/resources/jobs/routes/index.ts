@@ -1,5 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv, Runtime } from '../../../context';
+import type { AppEnv } from '../../../platform/context';
+import type { Runtime } from '../../../runtime';
 import { jobChildRoutes } from './children';
 import { jobRecordRoutes } from './records';
 

@@ -1,8 +1,9 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv, Runtime } from '../../../context';
+import type { AppEnv } from '../../../platform/context';
 import { jsonText } from '../../../platform/http/json-text';
 import { jsonResponse } from '../../../platform/openapi/responses';
 import { wholeListText } from '../../../platform/paging';
+import type { Runtime } from '../../../runtime';
 import {
   byId,
   changeErrors,

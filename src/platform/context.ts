@@ -1,21 +1,12 @@
-import { appCredential, type Credential } from './platform/auth/credentials';
-import type { Workspace } from './platform/auth/records';
-import type { Clock, Scheduler } from './platform/clock';
-import { ApiError } from './platform/errors';
-import type { Cursors } from './platform/paging/cursors';
-import type { RateLimiter } from './platform/rate-limit/limiter';
-import type { Store, WorkspaceStore } from './store';
+import type { Store, WorkspaceStore } from '../store';
+import { appCredential, type Credential } from './auth/credentials';
+import type { Workspace } from './auth/records';
+import type { Clock, Scheduler } from './clock';
+import { ApiError } from './errors';
+import type { Cursors } from './paging/cursors';
+import type { RateLimiter } from './rate-limit/limiter';
 
-/** What a verb needs: the caller's workspace (its store, its record), the clock, the caller. */
-export interface ServiceContext {
-  ws: WorkspaceStore;
-  workspace: Workspace;
-  clock: Clock;
-  credential: Credential;
-  /** `{app_url}`: the server root; records' `url`s open pages there. */
-  appUrl: string;
-}
-
+/** The settings of one server: the flags of `svc serve`, and what tests shorten. */
 export interface Config {
   /** Requests a minute per credential; null switches limiting off. */
   rateLimit: number | null;
@@ -35,8 +26,8 @@ export interface Config {
   log: (line: string) => void;
 }
 
-/** The long-lived pieces one server (or one test app) is made of. */
-export interface Runtime {
+/** The platform's long-lived pieces of one server: what the layers above it are built on. */
+export interface Platform {
   store: Store;
   clock: Clock;
   scheduler: Scheduler;
@@ -45,6 +36,17 @@ export interface Runtime {
   cursors: Cursors;
 }
 
+/** What a verb runs with: the caller's workspace (its store, its record), the clock, the caller. */
+export interface ServiceContext {
+  ws: WorkspaceStore;
+  workspace: Workspace;
+  clock: Clock;
+  credential: Credential;
+  /** `{app_url}`: the server root; records' `url`s open pages there. */
+  appUrl: string;
+}
+
+/** A request's variables in Hono. */
 export type AppEnv = {
   Variables: {
     requestId: string;
@@ -58,15 +60,19 @@ export type AppEnv = {
 };
 
 /** What an app-side action (and an event) runs as: the workspace's owner, in the web app. */
-export function appContext(rt: Runtime, workspaceId: string, appUrl: string): ServiceContext {
-  const workspace = rt.store.global.get('workspaces', workspaceId);
+export function appContext(
+  deps: Pick<Platform, 'store' | 'clock'>,
+  workspaceId: string,
+  appUrl: string,
+): ServiceContext {
+  const workspace = deps.store.global.get('workspaces', workspaceId);
   if (!workspace) {
     throw new ApiError('not_found', 'no such workspace');
   }
   return {
-    ws: rt.store.workspace(workspaceId),
+    ws: deps.store.workspace(workspaceId),
     workspace,
-    clock: rt.clock,
+    clock: deps.clock,
     credential: appCredential(workspaceId),
     appUrl,
   };
