@@ -243,6 +243,9 @@ describe('POST /contacts: phone', () => {
     ['Tel: 615 555 0148', '(615) 555-0148'],
     ['phone: 615-555-0148', '(615) 555-0148'],
     ['615-555-0148 ext', '(615) 555-0148'],
+    ['615-555-0148 x12 (office)', '(615) 555-0148 x12'],
+    ['+1 615 555 0148;ext=22', '(615) 555-0148 x22'],
+    ['６１５５５５０１４８', '(615) 555-0148'],
   ])('phone %j is stored as %j', async (phone, stored) => {
     const { ws } = await setup();
     const res = await ws.api.post('/contacts', { phone });
@@ -265,7 +268,12 @@ describe('POST /contacts: phone', () => {
     '2 615 555 0148',
     '(115) 555-0148',
     '+12',
-  ])('phone %j, not a recognisable US number, is stored as sent', async (phone) => {
+    '615-555-0148 x123456789',
+    '615-555-0148 x22, alt 615-555-0199',
+    '615-555-0148 #2 / 615-555-0199 (wife)',
+    '(615) 555-0148 / (615) 555-0199',
+    '615-555-0148 x12 (after 5pm only)',
+  ])('phone %j, not one recognisable US number, is stored as sent', async (phone) => {
     const { ws } = await setup();
     const res = await ws.api.post('/contacts', { name: 'Pat Doe', phone });
     expect(res.status, res.text).toBe(201);
@@ -278,6 +286,29 @@ describe('POST /contacts: phone', () => {
     expect(kept.body.phone).toBe('0044 20 7123 4567');
     const blank = await ws.api.post('/contacts', { name: 'Pat Doe', phone: '   ' });
     expect(blank.body.phone).toBeNull();
+  });
+});
+
+describe('POST /contacts: blank text is null, and text is trimmed before it is measured', () => {
+  // spec, Conventions: a value the service does not have is null, not an empty string
+  test.each(['email', 'notes', 'company', 'phone'])(
+    '%s sent blank is stored as null',
+    async (field) => {
+      const { ws } = await setup();
+      const res = await ws.api.post('/contacts', { name: 'Pat Doe', [field]: ' \n\t ' });
+      expect(res.status, res.text).toBe(201);
+      expect(res.body[field]).toBeNull();
+    },
+  );
+
+  test.each([
+    ['phone', '6'.repeat(100)],
+    ['notes', 'n'.repeat(10_000)],
+  ])('%s at its cap with spaces around is accepted, trimmed', async (field, value) => {
+    const { ws } = await setup();
+    const res = await ws.api.post('/contacts', { name: 'Pat Doe', [field]: `  ${value}  ` });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body[field]).toBe(value);
   });
 });
 

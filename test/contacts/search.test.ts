@@ -64,6 +64,9 @@ describe('GET /contacts/search: each criterion', () => {
     ['0044 20 7123 4567', '00442071234567'],
     ['020 7123 4567', '020-7123-4567'],
     ['555-0148', '555 0148'],
+    ['０４４ ２０ ７１２３', '044207123'],
+    ['+44 20 7123 4567', '0044 20 7123 4567'],
+    ['0044 20 7123 4567', '+44 20 7123 4567'],
   ])('a contact whose phone came as %j is found by %j', async (stored, typed) => {
     const { h, ws } = await setup();
     const a = await contact(h, ws, { name: 'Ann Lee', phone: stored });

@@ -149,6 +149,14 @@ describe('PATCH /contacts/{id}', () => {
     expect(res.body.phone).toBe(stored);
   });
 
+  test.each([[''], ['   ']])('email %j clears the email, as a blank phone does', async (email) => {
+    const { ws } = await setup();
+    const before = await contact(ws);
+    const res = await ws.api.patch(`/contacts/${before.id}`, { email });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.email).toBeNull();
+  });
+
   test('email is stored lower-case on update too', async () => {
     const { ws } = await setup();
     const before = await contact(ws);
@@ -221,6 +229,7 @@ describe('PATCH /contacts/{id}: refused, nothing changed', () => {
 
   test.each([
     [{ phone: 6155550148 }, 'phone'],
+    [{ phone: '6'.repeat(101) }, 'phone'],
     [{ email: 'nope' }, 'email'],
     [{ type: 'plumber' }, 'type'],
     // a contact always has a type: it cannot be cleared, as a job's job_type cannot

@@ -150,9 +150,15 @@ describe('POST /tasks', () => {
   });
 
   // spec, Conventions: a value the service does not have is null, not an empty string.
-  test('an empty description is stored as null', async () => {
+  test.each([[''], ['  \n\t ']])('a description %j is stored as null', async (description) => {
     const { ws } = await setup();
-    expect((await addTask(ws, { title: 't', description: '' })).description).toBeNull();
+    expect((await addTask(ws, { title: 't', description })).description).toBeNull();
+  });
+
+  test('white space around a description is dropped', async () => {
+    const { ws } = await setup();
+    const task = await addTask(ws, { title: 't', description: '  Two layers\n' });
+    expect(task.description).toBe('Two layers');
   });
 
   test('white space around a title is dropped', async () => {

@@ -419,6 +419,18 @@ describe('POST /webhooks: every bad input is 400 invalid_request naming the fiel
     expect(await adminHooks(h, ws)).toEqual([]);
   });
 
+  // JSON makes `__proto__` an own key: it must not vanish and leave the subscription unfiltered
+  test('a filter named __proto__ is 400 field filters.__proto__, nothing written', async () => {
+    const { ws } = await fresh();
+    const res = await ws.api.raw('POST', '/webhooks', {
+      headers: { 'Content-Type': 'application/json' },
+      body: `{"event":"job.created","target_url":"${HOOK}","filters":{"__proto__":"x"}}`,
+    });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'invalid_request', field: 'filters.__proto__' });
+    expect(await listIds(ws.api)).toEqual([]);
+  });
+
   test("another workspace's pipeline or user is unknown here", async () => {
     const { ws } = await fresh();
     const other = await app().workspace({ profile: 'small' });

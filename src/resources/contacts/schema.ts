@@ -80,8 +80,12 @@ export const ContactSchema = z
 const fields = {
   first_name: text(100),
   last_name: text(100),
-  email: z.string().trim().max(254).email(),
-  phone: z.string().max(100).openapi({
+  // Blank is no email (null), as a blank phone or company is; anything else must be an address.
+  email: z
+    .string()
+    .trim()
+    .pipe(z.union([z.literal(''), z.email().max(254)])),
+  phone: text(100).openapi({
     description:
       'Any text; a recognisable US number is stored as (NNN) NNN-NNNN (an extension as ` xNN`), anything else as sent',
   }),
@@ -92,7 +96,7 @@ const fields = {
   city: text(100),
   state: usState(),
   postal_code: text(20),
-  notes: z.string().max(10_000),
+  notes: text(10_000),
   claim_number: text(100),
   adjuster_type: text(100),
   adjuster_extension: text(20),

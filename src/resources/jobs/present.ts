@@ -1,6 +1,6 @@
 import type { z } from '@hono/zod-openapi';
 import type { ServiceContext } from '../../platform/context';
-import { ShownTexts } from '../common/shown';
+import { ShownTexts } from '../../platform/family/texts';
 import { findContact } from '../contacts/service';
 import { jobMoney, receivedByJob } from './money';
 import type { Job, JobOut, PersonRefSchema } from './schema';

@@ -69,7 +69,7 @@ export const TaskSchema = z
   .openapi('Task');
 
 const fields = {
-  description: z.string().max(10_000),
+  description: text(10_000),
   due_date: wallClockField(),
   end_date: date(),
   duration_minutes: z

@@ -37,6 +37,23 @@ export const WebhookGroupSchema = z
 
 export const WebhookListSchema = listOf(WebhookSchema, 'WebhookList');
 
+// JSON.parse makes `__proto__` an own key, which a record drops as it copies the object: the
+// subscription would be made unfiltered. It is no filter key of any event, so it is refused.
+const filterObject = z.preprocess(
+  (value, ctx) => {
+    if (value !== null && typeof value === 'object' && Object.hasOwn(value, '__proto__')) {
+      ctx.issues.push({
+        code: 'custom',
+        path: ['__proto__'],
+        message: '"__proto__" is not a filter key; GET /events lists them',
+        input: value,
+      });
+    }
+    return value;
+  },
+  z.record(z.string(), z.unknown()),
+);
+
 export const WebhookCreateSchema = z
   .object({
     event: z.string().optional().openapi({ description: 'One event name, or `*`' }),
@@ -50,8 +67,7 @@ export const WebhookCreateSchema = z
       .nullable()
       .optional()
       .openapi({ description: 'Trimmed; empty is stored as null' }),
-    filters: z
-      .record(z.string(), z.unknown())
+    filters: filterObject
       .nullable()
       .optional()
       .openapi({ description: 'Single-event subscriptions only; see GET /events' }),

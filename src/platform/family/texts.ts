@@ -1,6 +1,6 @@
-import type { ServiceContext } from '../../platform/context';
 import type { WorkspaceCollections } from '../../store';
 import type { Name } from '../../store/collections';
+import type { ServiceContext } from '../context';
 
 // About 64 MB of text at most (a job is about 2 KB of JSON: some 16,000 jobs).
 const MAX_CHARS = 32 * 1024 * 1024;
