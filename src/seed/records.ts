@@ -185,7 +185,7 @@ class Generator {
     const company =
       type === 'mortgage_company'
         ? this.#f.helpers.arrayElement(MORTGAGE_COMPANIES)
-        : `${this.#f.person.lastName()} ${type === 'install_crew' ? 'Crew' : 'Runtime'}`;
+        : `${this.#f.person.lastName()} ${type === 'install_crew' ? 'Crew' : 'Services'}`;
     this.#contact(
       {
         type,
