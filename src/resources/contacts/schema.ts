@@ -84,7 +84,8 @@ const fields = {
   email: z
     .string()
     .trim()
-    .pipe(z.union([z.literal(''), z.email().max(254)])),
+    .pipe(z.union([z.literal(''), z.email().max(254)]))
+    .openapi({ maxLength: 254, description: 'An email address; blank is none' }),
   phone: text(100).openapi({
     description:
       'Any text; a recognisable US number is stored as (NNN) NNN-NNNN (an extension as ` xNN`), anything else as sent',
