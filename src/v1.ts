@@ -1,20 +1,14 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import { catalogue } from './events';
 import { authenticate, requirePlan } from './platform/auth';
 import type { AppEnv } from './platform/context';
+import type { RouteDeps } from './platform/family';
 import { limitBodies } from './platform/http/body-limit';
 import { documentFor, registerSecuritySchemes } from './platform/openapi/document';
 import { validationHook } from './platform/openapi/validation';
 import { rateLimit, rateLimitHeaders } from './platform/rate-limit';
 import { logRequests } from './platform/request-log';
-import { contactRoutes } from './resources/contacts/routes';
-import { estimateTemplateRoutes } from './resources/estimate-templates/routes';
-import { jobRoutes } from './resources/jobs/routes';
-import { noteRoutes } from './resources/notes/routes';
-import { pipelineRoutes } from './resources/pipelines/routes';
-import { taskRoutes } from './resources/tasks/routes';
-import { userRoutes } from './resources/users/routes';
-import { webhookRoutes } from './resources/webhooks/routes';
-import { pingRoutes } from './resources/workspace/routes';
+import { FAMILIES, jobChildren } from './resources';
 import type { Runtime } from './runtime';
 
 /** Adds routes to /v1 after the real ones (tests mount fixture resources this way). */
@@ -42,15 +36,20 @@ export function v1App(rt: Runtime, extend?: V1Extension): OpenAPIHono<AppEnv> {
     return idempotent(c, next);
   });
 
-  v1.route('/', pingRoutes());
-  v1.route('/', userRoutes());
-  v1.route('/', pipelineRoutes());
-  v1.route('/', estimateTemplateRoutes());
-  v1.route('/', jobRoutes(rt));
-  v1.route('/', contactRoutes(rt));
-  v1.route('/', taskRoutes(rt));
-  v1.route('/', noteRoutes(rt));
-  v1.route('/', webhookRoutes(rt));
+  const deps: RouteDeps = {
+    ...rt,
+    events: catalogue,
+    jobLists: jobChildren().flatMap((f) =>
+      (f.onJob?.lists ?? []).flatMap((list) =>
+        f.records ? [{ ...list, records: f.records }] : [],
+      ),
+    ),
+  };
+  for (const family of FAMILIES) {
+    if (family.routes) {
+      v1.route('/', family.routes(deps));
+    }
+  }
   extend?.(v1, rt);
   return v1;
 }

@@ -1,43 +1,51 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import { type AppEnv, appContext } from '../platform/context';
 import { ApiError } from '../platform/errors';
+import type { Family } from '../platform/family';
 import { adminWriteErrors, jsonResponse } from '../platform/openapi/responses';
+import { FAMILIES } from '../resources';
 import { byId, recordId } from '../resources/common/routing';
-import { ContactSchema } from '../resources/contacts/schema';
-import { presentContact } from '../resources/contacts/service';
-import { presentJob } from '../resources/jobs/present';
-import { JobSchema } from '../resources/jobs/schema';
 import { restore } from '../resources/recoverable';
 import type { Runtime } from '../runtime';
 
-const route = (kind: 'jobs' | 'contacts') =>
-  createRoute({
+// POST /__admin/<records>/{id}/restore, for every family whose deleted records wait 30 days in
+// the recoverable area (jobs, contacts): what a person does in the app's trash.
+
+export function restoreAdmin(rt: Runtime) {
+  const app = new OpenAPIHono<AppEnv>();
+  for (const family of FAMILIES) {
+    const { records, recoverable } = family;
+    if (records && recoverable) {
+      mount(app, rt, family, records, recoverable);
+    }
+  }
+  return app;
+}
+
+function mount(
+  app: OpenAPIHono<AppEnv>,
+  rt: Runtime,
+  family: Family,
+  records: NonNullable<Family['records']>,
+  recoverable: NonNullable<Family['recoverable']>,
+) {
+  const noun = family.events?.resource ?? family.name;
+  const route = createRoute({
     method: 'post',
-    path: `/${kind}/{id}/restore`,
-    summary: `Bring back a deleted ${kind === 'jobs' ? 'job, with everything on it' : 'contact'}, within its 30 days`,
+    path: `/${records.coll}/{id}/restore`,
+    summary: `Bring back a deleted ${recoverable.what}, within its 30 days`,
     ...byId,
     responses: {
-      200: jsonResponse(kind === 'jobs' ? JobSchema : ContactSchema, 'The record, live again'),
+      200: jsonResponse(recoverable.schema, 'The record, live again'),
       ...adminWriteErrors('invalid_request', 'not_found'),
     },
   });
-
-export function restoreAdmin(rt: Runtime) {
-  return new OpenAPIHono<AppEnv>()
-    .openapi(route('jobs'), (c) => {
-      const found = restore(rt, 'jobs', recordId(c));
-      if (!found) {
-        throw new ApiError('not_found', 'no such job (never made, or purged after 30 days)');
-      }
-      const ctx = appContext(rt, found.workspaceId, new URL(c.req.url).origin);
-      return c.json(presentJob(ctx, found.record), 200);
-    })
-    .openapi(route('contacts'), (c) => {
-      const found = restore(rt, 'contacts', recordId(c));
-      if (!found) {
-        throw new ApiError('not_found', 'no such contact (never made, or purged after 30 days)');
-      }
-      const ctx = appContext(rt, found.workspaceId, new URL(c.req.url).origin);
-      return c.json(presentContact(ctx, found.record), 200);
-    });
+  app.openapi(route, (c) => {
+    const found = restore(rt, records.coll, recordId(c));
+    if (!found) {
+      throw new ApiError('not_found', `no such ${noun} (never made, or purged after 30 days)`);
+    }
+    const ctx = appContext(rt, found.workspaceId, new URL(c.req.url).origin);
+    return c.json(records.present(ctx, found.record) as object, 200);
+  });
 }

@@ -1,10 +1,10 @@
-import { deliveryBody, putDelivery, putEvent } from '../deliveries/outbox';
+import { putDelivery, putEvent } from '../deliveries/outbox';
 import type { Delivery, Notification } from '../deliveries/records';
 import type { DeliveryWorker } from '../deliveries/worker';
-import { eventDef, WILDCARD } from '../events/catalogue';
-import { testSample } from '../events/samples';
+import { deliveryBody, eventDef, testSample } from '../events';
 import { appContext } from '../platform/context';
 import { ApiError } from '../platform/errors';
+import { WILDCARD } from '../platform/family';
 import { newId, randomToken } from '../platform/ids';
 import { ROTATION_OVERLAP_MS, rollSecret, type Webhook } from '../resources/webhooks/records';
 import { SECRET_PREFIX } from '../resources/webhooks/service';

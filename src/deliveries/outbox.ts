@@ -1,9 +1,15 @@
-import { eventDef, WILDCARD } from '../events/catalogue';
-import { matches } from '../events/filters';
-import { type Body, type Occurrence, sourceFor, sourceOf } from '../events/rules';
+import {
+  deliveryBody,
+  eventDef,
+  familyOfColl,
+  familyOfEvent,
+  matches,
+  occurrencesOf,
+} from '../events';
 import { appContext, type Platform, type ServiceContext } from '../platform/context';
+import { type Body, type Occurrence, WILDCARD } from '../platform/family';
 import { newId } from '../platform/ids';
-import type { Webhook } from '../resources/webhooks/records';
+import type { Webhook } from '../resources';
 import { GLOBAL, type TxScope, type WorkspaceCollections } from '../store';
 import { MAX_ATTEMPTS } from './policy';
 import type { Delivery, DeliveryKind, EventRecord } from './records';
@@ -13,29 +19,6 @@ import type { Delivery, DeliveryKind, EventRecord } from './records';
 // deliveries on disk with it, and a change that fails raises nothing.
 
 type Ws = TxScope<WorkspaceCollections>;
-
-export interface EventMeta {
-  event: string;
-  id: string;
-  at: string;
-  workspaceId: string;
-  test?: boolean;
-}
-
-/** spec, Delivery body: the record's own fields at the top level, then the event's. */
-export const deliveryFields = (record: Body, event: EventMeta, extra: Body): Body => ({
-  ...record,
-  event_type: event.event,
-  event_id: event.id,
-  event_at: event.at,
-  event_workspace_id: event.workspaceId,
-  ...(event.test ? { event_test: true } : {}),
-  ...extra,
-});
-
-/** The body as sent and signed: kept as this exact string for every attempt. */
-export const deliveryBody = (record: Body, event: EventMeta, extra: Body): string =>
-  JSON.stringify(deliveryFields(record, event, extra));
 
 /** The subscriptions that hear `event`: live, to it or to every event. */
 const listening = (hooks: readonly Webhook[], event: string) =>
@@ -91,7 +74,8 @@ function fanOut(
   now: string,
   id: string,
 ): void {
-  const matched = hooks.filter((h) => matches(h.filters, occ.match));
+  const def = eventDef(occ.event);
+  const matched = def ? hooks.filter((h) => matches(def, h.filters, occ.match)) : [];
   if (matched.length === 0) {
     return;
   }
@@ -120,8 +104,8 @@ export function deriveDeliveries(rt: Platform): void {
   rt.store.onCommit((changes, tx) => {
     const hooksOf = new Map<string, Webhook[]>();
     for (const change of changes) {
-      const source = change.scope === GLOBAL ? undefined : sourceOf(change.coll);
-      if (source === undefined) {
+      const family = change.scope === GLOBAL ? undefined : familyOfColl(change.coll);
+      if (family === undefined) {
         continue;
       }
       const ws = tx.workspace(change.scope);
@@ -136,7 +120,7 @@ export function deriveDeliveries(rt: Platform): void {
       }
       const ctx = eventContext(rt, change.scope);
       const now = rt.clock.iso();
-      for (const occ of source.derive(ctx, change.before, change.after)) {
+      for (const occ of occurrencesOf(ctx, family, change.before, change.after)) {
         const targets = listening(hooks, occ.event);
         if (targets.length === 0) {
           continue;
@@ -190,14 +174,13 @@ export function flushUpdate(rt: Platform, wsId: string, id: string): void {
       return;
     }
     ws.delete('pending_updates', id);
-    const def = eventDef(held.event);
-    const source = def && sourceFor(def.resource);
+    const records = familyOfEvent(held.event)?.records;
     const ctx = eventContext(rt, wsId);
-    const rec = source && ctx.ws.get(source.coll, held.record_id);
-    if (!source || !rec || !source.live(ctx, rec)) {
+    const rec = records && ctx.ws.get(records.coll, held.record_id);
+    if (!records || !rec || !records.visible(ctx, rec)) {
       return;
     }
-    const record = source.present(ctx, rec);
+    const record = records.present(ctx, rec) as Body;
     const extra = { changed_fields: held.changed_fields };
     fanOut(
       ws,

@@ -1,10 +1,10 @@
 import { setMaxListeners } from 'node:events';
 import type { Platform } from '../platform/context';
 import { newId } from '../platform/ids';
-import { validSecrets, type Webhook } from '../resources/webhooks/records';
+import { type AttemptResult, afterAttempt, validSecrets, type Webhook } from '../resources';
 import { GLOBAL, type TxScope, type WorkspaceCollections } from '../store';
 import { flushUpdate } from './outbox';
-import { DISABLE_AFTER, outcomeOf, retryDelayMs } from './policy';
+import { outcomeOf, retryDelayMs } from './policy';
 import { Pool } from './pool';
 import { type Attempt, type Delivery, isOpen, type PendingUpdate } from './records';
 import { deliver, type Outgoing, type Result } from './send';
@@ -42,6 +42,7 @@ export class DeliveryWorker {
   /** Schedules every open delivery and held update the store holds, then follows commits. */
   start(): void {
     const { store } = this.#rt;
+    cancelWithSubscriptions(this.#rt);
     store.onLoaded((wsId) => {
       const scoped = store.workspace(wsId);
       for (const d of scoped.values('deliveries')) {
@@ -217,18 +218,11 @@ export class DeliveryWorker {
       };
       ws.put('deliveries', next);
       const hook = ws.get('webhooks', d.webhook_id);
-      if (!hook) {
-        return next;
+      if (hook) {
+        const result: AttemptResult = outcome === 'gone' ? 'gone' : failed ? 'failed' : 'succeeded';
+        applyAttempt(ws, hook, result, now);
       }
-      if (outcome === 'gone') {
-        deleteWebhook(ws, hook, now);
-      } else if (!failed) {
-        if (hook.consecutive_failures !== 0) {
-          ws.put('webhooks', { ...hook, consecutive_failures: 0, updated_at: now });
-        }
-      } else {
-        recordFailure(ws, hook, now);
-      }
+      // The change to the subscription may have cancelled this delivery's siblings, not it.
       return ws.get('deliveries', id);
     });
   }
@@ -250,47 +244,55 @@ export class DeliveryWorker {
   }
 }
 
-export function cancelDelivery(ws: Ws, d: Delivery, now: string): Delivery {
+function cancelDelivery(ws: Ws, d: Delivery, now: string): Delivery {
   return ws.put('deliveries', { ...d, state: 'cancelled', next_attempt_at: null, updated_at: now });
 }
 
-/** Open deliveries of a subscription that is deleted or switched off go no further. */
-export function cancelOpen(ws: Ws, webhookId: string, now: string): void {
-  for (const d of ws.all('deliveries')) {
-    if (d.webhook_id === webhookId && isOpen(d)) {
-      cancelDelivery(ws, d, now);
+/** What an attempt makes of its subscription (see afterAttempt): kept, counted, off or deleted. */
+function applyAttempt(ws: Ws, hook: Webhook, result: AttemptResult, now: string): void {
+  const after = afterAttempt(hook, result, now);
+  if (after.hook === null) {
+    ws.delete('webhooks', hook.id);
+  } else if (after.hook !== hook) {
+    ws.put('webhooks', after.hook);
+  }
+  if (after.switchedOff) {
+    // spec: the workspace's owners and admins are told.
+    const people = ws.all('users').filter((u) => u.role === 'owner' || u.role === 'admin');
+    ws.put('notifications', {
+      id: newId(),
+      object: 'notification',
+      kind: 'webhook_disabled',
+      webhook_id: hook.id,
+      user_ids: people.map((u) => u.id),
+      message: `The webhook to ${hook.target_url} (${hook.event}) was switched off after ${after.hook?.consecutive_failures} consecutive failed deliveries.`,
+      created_at: now,
+    });
+  }
+}
+
+/**
+ * Runs inside every commit: a subscription deleted (DELETE, a 410) or switched off (its key
+ * revoked, a 50th failure) sends nothing more, so its open deliveries are cancelled with it.
+ */
+function cancelWithSubscriptions(rt: Platform): void {
+  rt.store.onCommit((changes, tx) => {
+    for (const change of changes) {
+      if (change.scope === GLOBAL || change.coll !== 'webhooks') {
+        continue;
+      }
+      const before = change.before as Webhook | undefined;
+      const after = change.after as Webhook | undefined;
+      if (after === undefined || (after.disabled_at !== null && before?.disabled_at === null)) {
+        const ws = tx.workspace(change.scope);
+        const now = rt.clock.iso();
+        for (const d of ws.all('deliveries')) {
+          if (d.webhook_id === change.id && isOpen(d)) {
+            cancelDelivery(ws, d, now);
+          }
+        }
+      }
     }
-  }
-}
-
-export function deleteWebhook(ws: Ws, hook: Webhook, now: string): void {
-  ws.delete('webhooks', hook.id);
-  cancelOpen(ws, hook.id, now);
-}
-
-/** spec: 50 consecutive failures switch the subscription off and tell the owners and admins. */
-function recordFailure(ws: Ws, hook: Webhook, now: string): void {
-  const failures = hook.consecutive_failures + 1;
-  if (failures < DISABLE_AFTER || hook.disabled_at !== null) {
-    ws.put('webhooks', { ...hook, consecutive_failures: failures, updated_at: now });
-    return;
-  }
-  ws.put('webhooks', {
-    ...hook,
-    consecutive_failures: failures,
-    disabled_at: now,
-    updated_at: now,
-  });
-  cancelOpen(ws, hook.id, now);
-  const people = ws.all('users').filter((u) => u.role === 'owner' || u.role === 'admin');
-  ws.put('notifications', {
-    id: newId(),
-    object: 'notification',
-    kind: 'webhook_disabled',
-    webhook_id: hook.id,
-    user_ids: people.map((u) => u.id),
-    message: `The webhook to ${hook.target_url} (${hook.event}) was switched off after ${failures} consecutive failed deliveries.`,
-    created_at: now,
   });
 }
 

@@ -1,9 +1,10 @@
 import type { ServiceContext } from '../platform/context';
+import { type Body, deletedSnapshot, type EventDef } from '../platform/family';
 import { newId } from '../platform/ids';
-import type { Rec } from '../store';
-import type { EventDef } from './catalogue';
+import { deliveryFields } from './body';
+import { familyOfEvent } from './catalogue';
+import { seen } from './derive';
 import { matches } from './filters';
-import { type AnySource, type Body, deletedSnapshot, EMPTY_EXTRAS, sourceFor } from './rules';
 
 export interface Sample {
   record: Body;
@@ -11,66 +12,10 @@ export interface Sample {
   at: string;
 }
 
-/** Whether a record (`rec` as stored, `body` as GET returns it) is one `event` could be about. */
-type About = (
-  ctx: ServiceContext,
-  source: AnySource,
-  event: string,
-  rec: Rec,
-  body: Body,
-) => boolean;
-
-/**
- * Asks the rule that raises the event (rules.ts) rather than restating it: would the change
- * from `before(rec)` to `rec` raise it? The record coming in (`before` gives nothing) answers
- * for the creations; a field moving to its value answers for completed and assigned.
- */
-const raisedFrom =
-  (before: (rec: Rec) => Rec | undefined): About =>
-  (ctx, source, event, rec) =>
-    source.derive(ctx, before(rec), rec).some((o) => o.event === event);
-
-const comingIn = raisedFrom(() => undefined);
-
-/** Events no rule raises yet (status moves come with their services): the state they leave. */
-const field =
-  (key: string, ...values: unknown[]): About =>
-  (_ctx, _source, _event, _rec, body) =>
-    values.includes(body[key]);
-const hasValue =
-  (key: string): About =>
-  (_ctx, _source, _event, _rec, body) =>
-    body[key] !== null && body[key] !== undefined;
-
-// Every other event (updated, deleted, stage_changed, pin.created) can be about any live record.
-const ABOUT: Readonly<Record<string, About>> = {
-  'job.created': comingIn,
-  'job.assigned': raisedFrom((rec) => ({ ...rec, assigned_to_id: null })),
-  'contact.created': comingIn,
-  'task.created': comingIn,
-  'task.completed': raisedFrom((rec) => ({ ...rec, completed: false })),
-  'appointment.created': comingIn,
-  'estimate.created': comingIn,
-  'estimate.sent': field('status', 'sent'),
-  'estimate.viewed': field('status', 'viewed'),
-  'estimate.signed': field('status', 'signed'),
-  'estimate.declined': field('status', 'declined'),
-  'invoice.created': comingIn,
-  'invoice.sent': field('status', 'sent'),
-  'invoice.paid': field('status', 'paid'),
-  'invoice.overdue': field('status', 'overdue'),
-  'invoice.voided': field('status', 'void'),
-  'payment.received': comingIn,
-  'payment.refunded': field('is_refund', true),
-  'note.created': comingIn,
-  'file.created': comingIn,
-  'pin.result_changed': hasValue('knock_result'),
-  'storm_list.ready': field('status', 'ready', 'partial'),
-};
-
 /**
  * The newest records `def` could be about, at most `limit`, that also pass `keep` (which reads
- * the record as GET returns it, with the event's extra fields).
+ * the record as GET returns it, with the event's extra fields). Which records an event can be
+ * about its declaration says (`about`), by asking the rule that raises it where it can.
  */
 function find(
   ctx: ServiceContext,
@@ -78,38 +23,44 @@ function find(
   limit: number,
   keep: (view: Body) => boolean = () => true,
 ): Sample[] {
-  const source = sourceFor(def.resource);
-  if (!source) {
+  const family = familyOfEvent(def.event);
+  const records = family?.records;
+  const derive = family?.events?.derive;
+  if (!family || !records || !derive) {
     return []; // a resource svc does not hold records of yet has nothing recent to show
   }
-  const about = ABOUT[def.event];
-  const extra = EMPTY_EXTRAS[def.event] ?? {};
-  const { items } = ctx.ws.scan(source.coll, {
+  const extra = def.extras ?? {};
+  const shown = new Map<unknown, Body>();
+  const { items } = ctx.ws.scan(records.coll, {
     limit,
     where: (rec) => {
-      if (!source.live(ctx, rec)) {
+      const body = seen(ctx, family, rec);
+      if (body === undefined) {
         return false;
       }
-      const body = source.present(ctx, rec);
-      return (
-        (about === undefined || about(ctx, source, def.event, rec, body)) &&
-        keep({ ...body, ...extra })
-      );
+      shown.set(rec, body);
+      return (def.about?.(body, derive, def.event) ?? true) && keep({ ...body, ...extra });
     },
   });
   return items.map((rec) => {
-    const presented = source.present(ctx, rec);
-    const at = String(presented.updated_at ?? presented.created_at ?? ctx.clock.iso());
-    return { record: deletedSnapshot(def.event, presented) ?? presented, extra, at };
+    const body = shown.get(rec) ?? {};
+    const at = String(body.updated_at ?? body.created_at ?? ctx.clock.iso());
+    return { record: def.deleted ? deletedSnapshot(body, def.deleted) : body, extra, at };
   });
 }
 
 /**
  * spec, GET /webhooks/samples/{event}: up to `limit` real recent records of the workspace the
- * event could be about, as it would carry them (a deletion carries the snapshot). Newest first.
+ * event could be about, as deliveries of it would carry them (a deletion carries the snapshot).
  */
-export const samplesOf = (ctx: ServiceContext, def: EventDef, limit: number): Sample[] =>
-  find(ctx, def, limit);
+export const sampleDeliveries = (ctx: ServiceContext, def: EventDef, limit: number): Body[] =>
+  find(ctx, def, limit).map((s) =>
+    deliveryFields(
+      s.record,
+      { event: def.event, id: newId(), at: s.at, workspaceId: ctx.workspace.id },
+      s.extra,
+    ),
+  );
 
 /**
  * What a test send carries: the newest record the event could be about, one that passes the
@@ -121,12 +72,12 @@ export function testSample(
   def: EventDef,
   filters: Record<string, string> = {},
 ): Sample {
-  const extra = EMPTY_EXTRAS[def.event] ?? {};
+  const extra = def.extras ?? {};
   const identity = { id: newId(), object: def.resource };
   return (
-    find(ctx, def, 1, (view) => matches(filters, view))[0] ??
+    find(ctx, def, 1, (view) => matches(def, filters, view))[0] ??
     find(ctx, def, 1)[0] ?? {
-      record: deletedSnapshot(def.event, identity) ?? identity,
+      record: def.deleted ? deletedSnapshot(identity, def.deleted) : identity,
       extra,
       at: ctx.clock.iso(),
     }

@@ -1,8 +1,12 @@
 import type { OpenAPIHono, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { requireWrite } from '../../platform/auth';
-import type { AppEnv, ServiceContext } from '../../platform/context';
+import type { AppEnv, Platform, ServiceContext } from '../../platform/context';
 import { ApiError } from '../../platform/errors';
 import { errorResponse } from '../../platform/errors/handler';
+import type { Page } from '../../platform/family';
+import { jsonText } from '../../platform/http/json-text';
 import {
   baseErrors,
   errorResponses,
@@ -10,8 +14,7 @@ import {
   writeErrors,
 } from '../../platform/openapi/responses';
 import { DeletedSchema } from '../../platform/openapi/schemas';
-import { listBody, listText, pageStart } from '../../platform/paging';
-import type { Runtime } from '../../runtime';
+import { type ListBody, listText, pageStart, wholeListText } from '../../platform/paging';
 import type { Position, Rec } from '../../store';
 
 const ID_PARAMETER = {
@@ -64,29 +67,47 @@ export const anyKeyChangeErrors = (one = false) =>
 
 export const deletedResponse = () => jsonResponse(DeletedSchema, 'Deleted confirmation');
 
-/** A page of `list`: the cursor decoded for this workspace and list, the next one sealed. */
-export function paged<R extends Rec, T>(
-  rt: Runtime,
-  ctx: ServiceContext,
-  list: string,
-  q: { cursor?: string | undefined },
-  scan: (after: Position | undefined) => { items: R[]; hasMore: boolean },
-  present: (rec: R) => T,
-) {
-  return listBody(rt, ctx, list, scan(pageStart(rt, ctx, list, q)), present);
+// Answers are made from each record's kept JSON text (Records.text): presenting and serialising
+// the same records again for every read was most of what a read cost.
+
+/** What an answer reads of a family's records (see Records): their text, typed as presented. */
+interface Shown<R, Out> {
+  present(ctx: ServiceContext, rec: R): Out;
+  text(ctx: ServiceContext, rec: R): string;
+  texts(ctx: ServiceContext): (rec: R) => string;
 }
 
-/** `paged` as JSON text, from the JSON text of each record (see ShownTexts). */
-export function pagedText<R extends Rec>(
-  rt: Runtime,
-  ctx: ServiceContext,
+/** One record, as GET shows it. */
+export const recordAnswer = <R extends Rec, Out, S extends ContentfulStatusCode>(
+  c: Context<AppEnv>,
+  records: Shown<R, Out>,
+  rec: R,
+  status: S,
+) => jsonText<Out, S>(c, records.text(c.get('ctx'), rec), status);
+
+/**
+ * A page of `list`: the cursor decoded for this workspace and list, the records scanned from
+ * it, the next cursor sealed.
+ */
+export function pageAnswer<R extends Rec, Out>(
+  c: Context<AppEnv>,
+  deps: Pick<Platform, 'cursors'>,
   list: string,
   q: { cursor?: string | undefined },
-  scan: (after: Position | undefined) => { items: R[]; hasMore: boolean },
-  text: (rec: R) => string,
-): string {
-  return listText(rt, ctx, list, scan(pageStart(rt, ctx, list, q)), text);
+  scan: (after: Position | undefined) => Page<R>,
+  records: Shown<R, Out>,
+) {
+  const ctx = c.get('ctx');
+  const page = scan(pageStart(deps, ctx, list, q));
+  return jsonText<ListBody<Out>, 200>(c, listText(deps, ctx, list, page, records.texts(ctx)), 200);
 }
+
+/** Records in one list that is not paged (searches). */
+export const wholeAnswer = <R extends Rec, Out>(
+  c: Context<AppEnv>,
+  records: Shown<R, Out>,
+  found: R[],
+) => jsonText<ListBody<Out>, 200>(c, wholeListText(found.map(records.texts(c.get('ctx')))), 200);
 
 /**
  * spec, Errors: a known path with the wrong verb is 405. A static path that sits where a

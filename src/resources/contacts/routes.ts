@@ -1,27 +1,26 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../platform/context';
-import { jsonText } from '../../platform/http/json-text';
+import type { RouteDeps } from '../../platform/family';
 import { jsonResponse } from '../../platform/openapi/responses';
-import { wholeList } from '../../platform/paging';
-import type { Runtime } from '../../runtime';
-import type { Position } from '../../store';
 import {
   byId,
   changeErrors,
   deletedResponse,
   jsonBody,
   onlyGet,
-  paged,
-  pagedText,
+  pageAnswer,
   readErrors,
   readOneErrors,
+  recordAnswer,
   recordId,
+  wholeAnswer,
   writeOnly,
 } from '../common/routing';
 import { SubListQuery } from '../jobs/input';
-import { jobTexts } from '../jobs/present';
-import { type JobList, JobListSchema } from '../jobs/schema';
+import { jobRecords } from '../jobs/present';
+import { JobListSchema } from '../jobs/schema';
 import { jobsOfContact } from '../jobs/service';
+import { contactRecords } from './present';
 import {
   ContactCreateSchema,
   ContactListQuery,
@@ -35,7 +34,6 @@ import {
   deleteContact,
   getContact,
   listContacts,
-  presentContact,
   searchContacts,
   updateContact,
 } from './service';
@@ -111,42 +109,34 @@ const jobs = createRoute({
   responses: { 200: jsonResponse(JobListSchema, 'A page of jobs'), ...readOneErrors() },
 });
 
-export function contactRoutes(rt: Runtime) {
+export function contactRoutes(deps: RouteDeps) {
   const app = new OpenAPIHono<AppEnv>();
   app.openapi(list, (c) => {
     const ctx = c.get('ctx');
     const q = c.req.valid('query');
-    return c.json(
-      paged(
-        rt,
-        ctx,
-        'contacts',
-        q,
-        (after) => listContacts(ctx, q, after),
-        (x) => presentContact(ctx, x),
-      ),
-      200,
+    return pageAnswer(
+      c,
+      deps,
+      'contacts',
+      q,
+      (after) => listContacts(ctx, q, after),
+      contactRecords,
     );
   });
   app.openapi(create, (c) => {
-    const ctx = c.get('ctx');
-    return c.json(presentContact(ctx, createContact(ctx, c.req.valid('json'))), 201);
+    const contact = createContact(c.get('ctx'), c.req.valid('json'));
+    return recordAnswer(c, contactRecords, contact, 201);
   });
-  app.openapi(search, (c) => {
-    const ctx = c.get('ctx');
-    return c.json(
-      wholeList(searchContacts(ctx, c.req.valid('query')).map((x) => presentContact(ctx, x))),
-      200,
-    );
-  });
+  app.openapi(search, (c) =>
+    wholeAnswer(c, contactRecords, searchContacts(c.get('ctx'), c.req.valid('query'))),
+  );
   onlyGet(app, '/contacts/search');
-  app.openapi(getOne, (c) => {
-    const ctx = c.get('ctx');
-    return c.json(presentContact(ctx, getContact(ctx, recordId(c))), 200);
-  });
+  app.openapi(getOne, (c) =>
+    recordAnswer(c, contactRecords, getContact(c.get('ctx'), recordId(c)), 200),
+  );
   app.openapi(update, (c) => {
-    const ctx = c.get('ctx');
-    return c.json(presentContact(ctx, updateContact(ctx, recordId(c), c.req.valid('json'))), 200);
+    const contact = updateContact(c.get('ctx'), recordId(c), c.req.valid('json'));
+    return recordAnswer(c, contactRecords, contact, 200);
   });
   app.openapi(remove, (c) => {
     const { id } = deleteContact(c.get('ctx'), recordId(c));
@@ -157,8 +147,7 @@ export function contactRoutes(rt: Runtime) {
     const id = recordId(c);
     const q = c.req.valid('query');
     const list = `contact-jobs:${id}`;
-    const scan = (after: Position | undefined) => jobsOfContact(ctx, id, q, after);
-    return jsonText<JobList, 200>(c, pagedText(rt, ctx, list, q, scan, jobTexts(ctx)), 200);
+    return pageAnswer(c, deps, list, q, (after) => jobsOfContact(ctx, id, q, after), jobRecords);
   });
   return app;
 }

@@ -1,4 +1,3 @@
-import type { z } from '@hono/zod-openapi';
 import type { ServiceContext } from '../../platform/context';
 import { ApiError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
@@ -6,40 +5,8 @@ import { type ListQuery, timeFilter } from '../../platform/paging';
 import type { Position } from '../../store';
 import { requireUser } from '../users/service';
 import { normalizePhone, phoneKey } from './phone';
-import type { Contact, ContactCreate, ContactSchema, ContactType, ContactUpdate } from './schema';
-
-const fullName = (c: Pick<Contact, 'first_name' | 'last_name'>) =>
-  [c.first_name, c.last_name].filter((p) => p).join(' ') || null;
-
-export function presentContact(ctx: ServiceContext, c: Contact): z.infer<typeof ContactSchema> {
-  return {
-    id: c.id,
-    object: 'contact',
-    first_name: c.first_name,
-    last_name: c.last_name,
-    full_name: fullName(c),
-    email: c.email,
-    phone: c.phone,
-    company: c.company,
-    type: c.type,
-    trades: c.trades,
-    address: c.address,
-    city: c.city,
-    state: c.state,
-    postal_code: c.postal_code,
-    notes: c.notes,
-    claim_number: c.claim_number,
-    adjuster_type: c.adjuster_type,
-    adjuster_extension: c.adjuster_extension,
-    assigned_to_id: c.assigned_to_id,
-    assigned_to_name: c.assigned_to_id
-      ? (ctx.ws.get('users', c.assigned_to_id)?.name ?? null)
-      : null,
-    created_at: c.created_at,
-    updated_at: c.updated_at,
-    url: `${ctx.appUrl}/contacts/${c.id}`,
-  };
-}
+import { fullName } from './present';
+import type { Contact, ContactCreate, ContactType, ContactUpdate } from './schema';
 
 /** A live contact of this workspace; a deleted one, or another workspace's, is not found. */
 export function findContact(ctx: ServiceContext, id: string): Contact | undefined {

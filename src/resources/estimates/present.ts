@@ -1,5 +1,7 @@
 import type { z } from '@hono/zod-openapi';
 import type { ServiceContext } from '../../platform/context';
+import { defineRecords } from '../../platform/family';
+import { jobIsLive } from '../jobs/visibility';
 import type { Estimate, EstimateSchema } from './schema';
 
 export const presentEstimate = (
@@ -12,4 +14,12 @@ export const presentEstimate = (
   signed_pdf_url: e.signed_at ? `${ctx.appUrl}/estimates/${e.id}/signed.pdf` : null,
   url: `${ctx.appUrl}/estimates/${e.id}`,
   view_url: e.sent_at ? `${ctx.appUrl}/view/estimates/${e.id}` : null,
+});
+
+/** Estimates as the API shows them; a deleted job's are gone with it. */
+export const estimateRecords = defineRecords({
+  coll: 'estimates',
+  present: presentEstimate,
+  visible: (ctx, rec) => jobIsLive(ctx, rec.job_id),
+  reads: [],
 });

@@ -1,5 +1,7 @@
 import type { z } from '@hono/zod-openapi';
 import type { ServiceContext } from '../../platform/context';
+import { defineRecords } from '../../platform/family';
+import { jobIsLive } from '../jobs/visibility';
 import type { Invoice, InvoiceSchema } from './schema';
 
 // The homeowner's pay page is on while the invoice is out and not settled.
@@ -11,4 +13,12 @@ export const presentInvoice = (ctx: ServiceContext, i: Invoice): z.infer<typeof 
   pdf_url: `${ctx.appUrl}/invoices/${i.id}/pdf`,
   url: `${ctx.appUrl}/invoices/${i.id}`,
   payment_url: PAYABLE.has(i.status) ? `${ctx.appUrl}/pay/${i.id}` : null,
+});
+
+/** Invoices as the API shows them; a deleted job's are gone with it. */
+export const invoiceRecords = defineRecords({
+  coll: 'invoices',
+  present: presentInvoice,
+  visible: (ctx, rec) => jobIsLive(ctx, rec.job_id),
+  reads: [],
 });

@@ -1,6 +1,6 @@
 import type { z } from '@hono/zod-openapi';
 import type { ServiceContext } from '../../platform/context';
-import { ShownTexts } from '../../platform/family/texts';
+import { defineRecords } from '../../platform/family';
 import { findContact } from '../contacts/service';
 import { jobMoney, receivedByJob } from './money';
 import type { Job, JobOut, PersonRefSchema } from './schema';
@@ -104,14 +104,15 @@ export function presentJobs(ctx: ServiceContext): (job: Job) => JobOut {
   };
 }
 
-// Everything presentJob reads besides the job: its people, its teammates, its column and board,
-// and its payments (the money figures).
-const shown = new ShownTexts<Job>(['contacts', 'users', 'stages', 'pipelines', 'payments']);
-
-/** A job as the API shows it, as JSON text: made once, and again only when what it shows moves. */
-export const jobText = (ctx: ServiceContext, job: Job): string =>
-  shown.text(ctx, job, () => presentJob(ctx, job));
-
-/** jobText for the jobs of one list (see presentJobs). */
-export const jobTexts = (ctx: ServiceContext): ((job: Job) => string) =>
-  shown.texts(ctx, presentJobs(ctx));
+/**
+ * Jobs as the API shows them, answered from their kept JSON text: presenting and serialising a
+ * page of them again for every read was most of what a read cost. Their presentation reads their
+ * people, teammates, column and board, and payments (the money figures).
+ */
+export const jobRecords = defineRecords({
+  coll: 'jobs',
+  present: (ctx, job) => presentJob(ctx, job),
+  presentAll: presentJobs,
+  visible: (_ctx, job) => job.deleted_at === null,
+  reads: ['contacts', 'users', 'stages', 'pipelines', 'payments'],
+});

@@ -3,6 +3,7 @@ import { ApiError } from '../../platform/errors';
 import { newId, randomToken } from '../../platform/ids';
 import { type ListQuery, timeFilter } from '../../platform/paging';
 import type { Position, TxScope, WorkspaceCollections } from '../../store';
+import type { Name } from '../../store/collections';
 import { findContact, getContact, requireContact } from '../contacts/service';
 import { putNote } from '../notes/service';
 import { listStages } from '../pipelines/service';
@@ -336,4 +337,20 @@ export function jobsOfContact(
     limit: q.limit,
     where: (job) => job.deleted_at === null && hasContact(job, contactId) && inTime(job),
   });
+}
+
+/** spec, Conventions: 30 days after its deletion a job goes for good, with everything on it. */
+export function purgeJob(
+  ws: TxScope<WorkspaceCollections>,
+  id: string,
+  onJob: readonly Name<WorkspaceCollections>[],
+): void {
+  ws.delete('jobs', id);
+  for (const coll of onJob) {
+    for (const rec of ws.all(coll)) {
+      if ((rec as { job_id?: unknown }).job_id === id) {
+        ws.delete(coll, rec.id);
+      }
+    }
+  }
 }

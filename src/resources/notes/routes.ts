@@ -1,19 +1,21 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../platform/context';
+import type { RouteDeps } from '../../platform/family';
 import { jsonResponse } from '../../platform/openapi/responses';
-import type { Runtime } from '../../runtime';
 import {
   byId,
   changeErrors,
   jsonBody,
-  paged,
+  pageAnswer,
   readErrors,
   readOneErrors,
+  recordAnswer,
   recordId,
   writeOnly,
 } from '../common/routing';
+import { noteRecords } from './present';
 import { NoteCreateSchema, NoteListQuery, NoteListSchema, NoteSchema } from './schema';
-import { createNote, getNote, listNotes, presentNote } from './service';
+import { createNote, getNote, listNotes } from './service';
 
 const list = createRoute({
   method: 'get',
@@ -43,29 +45,15 @@ const getOne = createRoute({
   responses: { 200: jsonResponse(NoteSchema, 'The note'), ...readOneErrors() },
 });
 
-export function noteRoutes(rt: Runtime) {
+export function noteRoutes(deps: RouteDeps) {
   return new OpenAPIHono<AppEnv>()
     .openapi(list, (c) => {
       const ctx = c.get('ctx');
       const q = c.req.valid('query');
-      return c.json(
-        paged(
-          rt,
-          ctx,
-          'notes',
-          q,
-          (after) => listNotes(ctx, q, after),
-          (n) => presentNote(ctx, n),
-        ),
-        200,
-      );
+      return pageAnswer(c, deps, 'notes', q, (after) => listNotes(ctx, q, after), noteRecords);
     })
-    .openapi(create, (c) => {
-      const ctx = c.get('ctx');
-      return c.json(presentNote(ctx, createNote(ctx, c.req.valid('json'))), 201);
-    })
-    .openapi(getOne, (c) => {
-      const ctx = c.get('ctx');
-      return c.json(presentNote(ctx, getNote(ctx, recordId(c))), 200);
-    });
+    .openapi(create, (c) =>
+      recordAnswer(c, noteRecords, createNote(c.get('ctx'), c.req.valid('json')), 201),
+    )
+    .openapi(getOne, (c) => recordAnswer(c, noteRecords, getNote(c.get('ctx'), recordId(c)), 200));
 }

@@ -1,25 +1,10 @@
-import type { z } from '@hono/zod-openapi';
 import type { ServiceContext } from '../../platform/context';
 import { ApiError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { type ListQuery, timeFilter } from '../../platform/paging';
 import type { Position, TxScope, WorkspaceCollections } from '../../store';
 import { jobIsLive, requireJob } from '../jobs/visibility';
-import type { Note, NoteSchema } from './schema';
-
-export function presentNote(ctx: ServiceContext, note: Note): z.infer<typeof NoteSchema> {
-  return {
-    id: note.id,
-    object: 'note',
-    job_id: note.job_id,
-    content: note.content,
-    author_id: note.author_id,
-    author_name: note.author_id ? (ctx.ws.get('users', note.author_id)?.name ?? null) : null,
-    created_at: note.created_at,
-    updated_at: note.updated_at,
-    url: `${ctx.appUrl}/jobs/${note.job_id}#note-${note.id}`,
-  };
-}
+import type { Note } from './schema';
 
 /** Writes a note in the caller's transaction (a job's first note is made with the job). */
 export function putNote(

@@ -1,9 +1,19 @@
 import type { z } from '@hono/zod-openapi';
 import type { ServiceContext } from '../../platform/context';
+import { defineRecords } from '../../platform/family';
+import { jobIsLive } from '../jobs/visibility';
 import type { Payment, PaymentSchema } from './schema';
 
 export const presentPayment = (ctx: ServiceContext, p: Payment): z.infer<typeof PaymentSchema> => ({
   ...p,
   object: 'payment',
   url: `${ctx.appUrl}/payments/${p.id}`,
+});
+
+/** Payments as the API shows them; a deleted job's are gone with it. */
+export const paymentRecords = defineRecords({
+  coll: 'payments',
+  present: presentPayment,
+  visible: (ctx, rec) => jobIsLive(ctx, rec.job_id),
+  reads: [],
 });

@@ -1,18 +1,20 @@
 import { createRoute, OpenAPIHono, type z } from '@hono/zod-openapi';
 import type { AppEnv } from '../../platform/context';
+import type { RouteDeps } from '../../platform/family';
 import { jsonResponse } from '../../platform/openapi/responses';
-import type { Runtime } from '../../runtime';
 import {
   byId,
   changeErrors,
   deletedResponse,
   jsonBody,
-  paged,
+  pageAnswer,
   readErrors,
   readOneErrors,
+  recordAnswer,
   recordId,
   writeOnly,
 } from '../common/routing';
+import { taskRecords } from './present';
 import {
   AppointmentCreateSchema,
   TaskCreateSchema,
@@ -21,7 +23,7 @@ import {
   TaskSchema,
   TaskUpdateSchema,
 } from './schema';
-import { createTask, deleteTask, getTask, listTasks, presentTask, updateTask } from './service';
+import { createTask, deleteTask, getTask, listTasks, updateTask } from './service';
 
 const tags = ['Tasks and appointments'];
 
@@ -77,41 +79,27 @@ const remove = createRoute({
   responses: { 200: deletedResponse(), ...changeErrors(true) },
 });
 
-export function taskRoutes(rt: Runtime) {
+export function taskRoutes(deps: RouteDeps) {
   const app = new OpenAPIHono<AppEnv>();
   for (const path of ['/tasks', '/appointments'] as const) {
     app.openapi(listRoute(path), (c) => {
       const ctx = c.get('ctx');
       const q = { ...c.req.valid('query'), onlyAppointments: path === '/appointments' };
-      return c.json(
-        paged(
-          rt,
-          ctx,
-          path.slice(1),
-          q,
-          (after) => listTasks(ctx, q, after),
-          (t) => presentTask(ctx, t),
-        ),
-        200,
-      );
+      const list = path.slice(1);
+      return pageAnswer(c, deps, list, q, (after) => listTasks(ctx, q, after), taskRecords);
     });
   }
-  app.openapi(createRouteFor('/tasks', TaskCreateSchema), (c) => {
-    const ctx = c.get('ctx');
-    return c.json(presentTask(ctx, createTask(ctx, c.req.valid('json'))), 201);
-  });
-  app.openapi(createRouteFor('/appointments', AppointmentCreateSchema), (c) => {
-    const ctx = c.get('ctx');
-    return c.json(presentTask(ctx, createTask(ctx, c.req.valid('json'))), 201);
-  });
+  app.openapi(createRouteFor('/tasks', TaskCreateSchema), (c) =>
+    recordAnswer(c, taskRecords, createTask(c.get('ctx'), c.req.valid('json')), 201),
+  );
+  app.openapi(createRouteFor('/appointments', AppointmentCreateSchema), (c) =>
+    recordAnswer(c, taskRecords, createTask(c.get('ctx'), c.req.valid('json')), 201),
+  );
   return app
-    .openapi(getOne, (c) => {
-      const ctx = c.get('ctx');
-      return c.json(presentTask(ctx, getTask(ctx, recordId(c))), 200);
-    })
+    .openapi(getOne, (c) => recordAnswer(c, taskRecords, getTask(c.get('ctx'), recordId(c)), 200))
     .openapi(update, (c) => {
-      const ctx = c.get('ctx');
-      return c.json(presentTask(ctx, updateTask(ctx, recordId(c), c.req.valid('json'))), 200);
+      const task = updateTask(c.get('ctx'), recordId(c), c.req.valid('json'));
+      return recordAnswer(c, taskRecords, task, 200);
     })
     .openapi(remove, (c) => {
       const { id } = deleteTask(c.get('ctx'), recordId(c));

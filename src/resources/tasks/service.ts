@@ -1,55 +1,13 @@
-import type { z } from '@hono/zod-openapi';
 import type { ServiceContext } from '../../platform/context';
 import { ApiError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { type ListQuery, timeFilter } from '../../platform/paging';
 import type { Position } from '../../store';
 import { findContact, requireContact } from '../contacts/service';
-import { jobIsLive, requireJob } from '../jobs/visibility';
+import { requireJob } from '../jobs/visibility';
 import { requireUser } from '../users/service';
-import type { Task, TaskCreate, TaskListQuery, TaskSchema, TaskUpdate } from './schema';
-
-export function presentTask(ctx: ServiceContext, t: Task): z.infer<typeof TaskSchema> {
-  return {
-    id: t.id,
-    object: 'task',
-    title: t.title,
-    description: t.description,
-    due_date: t.due_date,
-    end_date: t.end_date,
-    duration_minutes: t.duration_minutes,
-    priority: t.priority,
-    completed: t.completed,
-    completed_at: t.completed_at,
-    is_appointment: t.appointment_type !== null,
-    appointment_type: t.appointment_type,
-    outcome: t.outcome,
-    customer_reminder: t.customer_reminder,
-    reminder_minutes: t.reminder_minutes,
-    job_id: t.job_id,
-    contact_id: linkedContact(ctx, t),
-    assigned_to_id: t.assigned_to_id,
-    assigned_to_name: t.assigned_to_id
-      ? (ctx.ws.get('users', t.assigned_to_id)?.name ?? null)
-      : null,
-    created_at: t.created_at,
-    updated_at: t.updated_at,
-    url: `${ctx.appUrl}/tasks/${t.id}`,
-  };
-}
-
-// decisions.md: a task belongs to its job when it has one, else to its contact, and is gone with
-// the one it belongs to until that is restored. A task on a live job stays when its contact is
-// deleted; the link is hidden meanwhile, as a job hides a deleted homeowner.
-export const taskIsVisible = (ctx: ServiceContext, task: Task): boolean =>
-  task.job_id !== null
-    ? jobIsLive(ctx, task.job_id)
-    : task.contact_id === null || findContact(ctx, task.contact_id) !== undefined;
-
-const linkedContact = (ctx: ServiceContext, task: Task): string | null =>
-  task.contact_id !== null && findContact(ctx, task.contact_id) !== undefined
-    ? task.contact_id
-    : null;
+import { linkedContact, taskIsVisible } from './present';
+import type { Task, TaskCreate, TaskListQuery, TaskUpdate } from './schema';
 
 export function getTask(ctx: ServiceContext, id: string): Task {
   const task = ctx.ws.get('tasks', id);

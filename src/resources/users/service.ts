@@ -1,6 +1,7 @@
 import type { z } from '@hono/zod-openapi';
 import type { ServiceContext } from '../../platform/context';
 import { ApiError } from '../../platform/errors';
+import { badFilter, type FilterDef, filterText } from '../../platform/family';
 import { ROLES, type User, type UserSchema } from './schema';
 
 export const presentUser = (user: User): z.infer<typeof UserSchema> => ({
@@ -30,3 +31,18 @@ export function requireUser(ctx: ServiceContext, id: string, field: string): Use
   }
   return user;
 }
+
+/** spec, Filters: `assigned_to` takes a user of the workspace and reads the record's assignee. */
+export const userFilter = (key: string, label: string, field: string): FilterDef => ({
+  key,
+  label,
+  kind: 'user',
+  field,
+  check: (ctx, value) => {
+    const id = filterText(key, value).trim().toLowerCase();
+    if (!findUser(ctx, id)) {
+      throw badFilter(key, `filters.${key} is not a user of this workspace`);
+    }
+    return id;
+  },
+});

@@ -1,13 +1,9 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { deliveryFields } from '../../deliveries/outbox';
-import { eventDef } from '../../events/catalogue';
-import { samplesOf } from '../../events/samples';
 import type { AppEnv } from '../../platform/context';
 import { ApiError } from '../../platform/errors';
-import { newId } from '../../platform/ids';
+import type { RouteDeps } from '../../platform/family';
 import { baseErrors, errorResponses, jsonResponse } from '../../platform/openapi/responses';
 import { wholeList } from '../../platform/paging';
-import type { Runtime } from '../../runtime';
 import {
   anyKeyChangeErrors,
   byId,
@@ -112,11 +108,14 @@ const events = createRoute({
 
 const SAMPLES = 3;
 
-export function webhookRoutes(rt: Runtime) {
+export function webhookRoutes(deps: RouteDeps) {
   return new OpenAPIHono<AppEnv>()
     .openapi(list, (c) => c.json(wholeList(listWebhooks(c.get('ctx')).map(presentWebhook)), 200))
     .openapi(create, async (c) => {
-      const done = await subscribe(c.get('ctx'), c.req.valid('json'), rt.config.allowLocalTargets);
+      const done = await subscribe(c.get('ctx'), c.req.valid('json'), {
+        allowLocalTargets: deps.config.allowLocalTargets,
+        events: deps.events,
+      });
       const hooks = done.webhooks.map(presentWebhook);
       const [hook] = hooks;
       if (done.secret === null) {
@@ -131,17 +130,11 @@ export function webhookRoutes(rt: Runtime) {
     .openapi(samples, (c) => {
       const ctx = c.get('ctx');
       const name = c.req.valid('param').event;
-      const def = eventDef(name);
+      const def = deps.events.find(name);
       if (!def) {
         throw new ApiError('not_found', `"${name}" is not an event; GET /events lists them`);
       }
-      const data = samplesOf(ctx, def, SAMPLES).map((s) =>
-        deliveryFields(
-          s.record,
-          { event: def.event, id: newId(), at: s.at, workspaceId: ctx.workspace.id },
-          s.extra,
-        ),
-      );
+      const data = deps.events.samples(ctx, def, SAMPLES);
       return c.json(wholeList(data) as z.infer<typeof SampleListSchema>, 200);
     })
     .openapi(getOne, (c) => c.json(presentWebhook(getWebhook(c.get('ctx'), recordId(c))), 200))
@@ -149,5 +142,5 @@ export function webhookRoutes(rt: Runtime) {
       const hook = deleteOwnWebhook(c.get('ctx'), recordId(c));
       return c.json({ id: hook.id, object: 'webhook', deleted: true as const }, 200);
     })
-    .openapi(events, (c) => c.json(wholeList(eventCatalogue(c.get('ctx'))), 200));
+    .openapi(events, (c) => c.json(wholeList(eventCatalogue(c.get('ctx'), deps.events)), 200));
 }

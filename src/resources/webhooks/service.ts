@@ -1,12 +1,10 @@
 import type { z } from '@hono/zod-openapi';
-import { cancelOpen, deleteWebhook } from '../../deliveries/worker';
-import { EVENTS, type EventDef, eventDef, WILDCARD } from '../../events/catalogue';
-import { checkFilters } from '../../events/filters';
 import type { ServiceContext } from '../../platform/context';
 import { ApiError } from '../../platform/errors';
+import { type EventCatalogue, type EventDef, WILDCARD } from '../../platform/family';
 import { newId, randomToken } from '../../platform/ids';
 import type { TxScope, WorkspaceCollections } from '../../store';
-import { listStages } from '../pipelines/service';
+import { checkFilters } from './filters';
 import { rollSecret, type Webhook } from './records';
 import type { EventDefinitionSchema, WebhookCreate, WebhookSchema } from './schema';
 import { checkReachable, parseTarget } from './targets';
@@ -43,14 +41,15 @@ export function getWebhook(ctx: ServiceContext, id: string): Webhook {
   return hook;
 }
 
+/** Its deliveries still waiting are cancelled by the worker, which reads the deletion. */
 export function deleteOwnWebhook(ctx: ServiceContext, id: string): Webhook {
   const hook = getWebhook(ctx, id);
-  ctx.ws.transaction((tx) => deleteWebhook(tx, hook, ctx.clock.iso()));
+  ctx.ws.transaction((tx) => tx.delete('webhooks', hook.id));
   return hook;
 }
 
-function eventNamed(name: string, field: string): EventDef {
-  const def = eventDef(name);
+function eventNamed(events: EventCatalogue, name: string, field: string): EventDef {
+  const def = events.find(name);
   if (!def) {
     throw new ApiError(
       'invalid_request',
@@ -69,7 +68,7 @@ interface Request {
 }
 
 /** What to subscribe to: `event` (one name or `*`) or `events`, with filters for one event only. */
-function readEvents(ctx: ServiceContext, input: WebhookCreate): Request {
+function readEvents(ctx: ServiceContext, events: EventCatalogue, input: WebhookCreate): Request {
   const filters = input.filters ?? {};
   const filtered = Object.keys(filters).length > 0;
   if (input.event !== undefined && input.events !== undefined) {
@@ -83,7 +82,7 @@ function readEvents(ctx: ServiceContext, input: WebhookCreate): Request {
       if (name === WILDCARD) {
         throw new ApiError('invalid_request', 'send `*` as event, not in events', `events[${i}]`);
       }
-      eventNamed(name, `events[${i}]`);
+      eventNamed(events, name, `events[${i}]`);
     });
     if (filtered) {
       throw new ApiError(
@@ -107,7 +106,7 @@ function readEvents(ctx: ServiceContext, input: WebhookCreate): Request {
     }
     return { events: [WILDCARD], group: false, filters: {} };
   }
-  const def = eventNamed(input.event, 'event');
+  const def = eventNamed(events, input.event, 'event');
   return { events: [def.event], group: false, filters: checkFilters(ctx, def, filters) };
 }
 
@@ -146,15 +145,16 @@ export interface Subscribed {
 export async function subscribe(
   ctx: ServiceContext,
   input: WebhookCreate,
-  allowLocalTargets: boolean,
+  opts: { allowLocalTargets: boolean; events: EventCatalogue },
 ): Promise<Subscribed> {
+  const { allowLocalTargets } = opts;
   const field = input.target_url !== undefined ? 'target_url' : 'targetUrl';
   const target = input.target_url ?? input.targetUrl;
   if (target === undefined || target === '') {
     throw new ApiError('invalid_request', 'target_url is required', 'target_url');
   }
   const url = parseTarget(target, field, allowLocalTargets);
-  const req = readEvents(ctx, input);
+  const req = readEvents(ctx, opts.events, input);
   await checkReachable(url, field, allowLocalTargets);
   const stored = target.trim();
   const found = existing(ctx, req, stored);
@@ -225,7 +225,10 @@ function joinGroup(
   }
 }
 
-/** spec, Authentication 4: revoking a credential switches off the webhooks it created. */
+/**
+ * spec, Authentication 4: revoking a credential switches off the webhooks it created (their
+ * waiting deliveries are cancelled by the worker, which reads the change).
+ */
 export function disableWebhooksOf(
   ws: TxScope<WorkspaceCollections>,
   credentialId: string,
@@ -234,15 +237,16 @@ export function disableWebhooksOf(
   for (const hook of ws.all('webhooks')) {
     if (hook.credential_id === credentialId && hook.disabled_at === null) {
       ws.put('webhooks', { ...hook, disabled_at: now, updated_at: now });
-      cancelOpen(ws, hook.id, now);
     }
   }
 }
 
 /** spec, GET /events: every event with the filters POST /webhooks accepts for it. */
-export function eventCatalogue(ctx: ServiceContext): z.infer<typeof EventDefinitionSchema>[] {
-  const stageKeys = listStages(ctx).map((s) => s.key);
-  return EVENTS.map((def) => ({
+export function eventCatalogue(
+  ctx: ServiceContext,
+  events: EventCatalogue,
+): z.infer<typeof EventDefinitionSchema>[] {
+  return events.all.map((def) => ({
     event: def.event,
     resource: def.resource,
     label: def.label,
@@ -251,7 +255,9 @@ export function eventCatalogue(ctx: ServiceContext): z.infer<typeof EventDefinit
       key: f.key,
       label: f.label,
       kind: f.kind,
-      ...(f.kind === 'stage' ? { values: stageKeys } : f.values ? { values: [...f.values] } : {}),
+      ...(f.values === undefined
+        ? {}
+        : { values: [...(typeof f.values === 'function' ? f.values(ctx) : f.values)] }),
     })),
   }));
 }

@@ -1,12 +1,12 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../../platform/context';
-import type { Runtime } from '../../../runtime';
-import { jobChildRoutes } from './children';
+import type { RouteDeps } from '../../../platform/family';
+import { jobListRoutes } from './lists';
 import { jobRecordRoutes } from './records';
 
-export function jobRoutes(rt: Runtime) {
+export function jobRoutes(deps: RouteDeps) {
   const app = new OpenAPIHono<AppEnv>();
-  app.route('/', jobRecordRoutes(rt));
-  app.route('/', jobChildRoutes(rt));
+  app.route('/', jobRecordRoutes(deps));
+  app.route('/', jobListRoutes(deps));
   return app;
 }

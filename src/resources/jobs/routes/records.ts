@@ -1,24 +1,24 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../../platform/context';
-import { jsonText } from '../../../platform/http/json-text';
+import type { RouteDeps } from '../../../platform/family';
 import { jsonResponse } from '../../../platform/openapi/responses';
-import { wholeListText } from '../../../platform/paging';
-import type { Runtime } from '../../../runtime';
 import {
   byId,
   changeErrors,
   deletedResponse,
   jsonBody,
   onlyGet,
-  pagedText,
+  pageAnswer,
   readErrors,
   readOneErrors,
+  recordAnswer,
   recordId,
+  wholeAnswer,
   writeOnly,
 } from '../../common/routing';
 import { JobCreateSchema, JobListQuery, JobSearchQuery, JobUpdateSchema } from '../input';
-import { jobText, jobTexts } from '../present';
-import { type JobList, JobListSchema, type JobOut, JobSchema } from '../schema';
+import { jobRecords } from '../present';
+import { JobListSchema, JobSchema } from '../schema';
 import { createJob, deleteJob, listJobs, searchJobs, updateJob } from '../service';
 import { getJob } from '../visibility';
 
@@ -77,34 +77,25 @@ const remove = createRoute({
   responses: { 200: deletedResponse(), ...changeErrors(true) },
 });
 
-export function jobRecordRoutes(rt: Runtime) {
+export function jobRecordRoutes(deps: RouteDeps) {
   const app = new OpenAPIHono<AppEnv>();
-  // Jobs are answered from their kept JSON text (jobText): presenting and serialising a page of
-  // them again for every read was most of what a read cost.
   app.openapi(list, (c) => {
     const ctx = c.get('ctx');
     const q = c.req.valid('query');
-    const text = pagedText(rt, ctx, 'jobs', q, (after) => listJobs(ctx, q, after), jobTexts(ctx));
-    return jsonText<JobList, 200>(c, text, 200);
+    return pageAnswer(c, deps, 'jobs', q, (after) => listJobs(ctx, q, after), jobRecords);
   });
   app.openapi(create, (c) => {
-    const ctx = c.get('ctx');
-    return jsonText<JobOut, 201>(c, jobText(ctx, createJob(ctx, c.req.valid('json'))), 201);
+    const job = createJob(c.get('ctx'), c.req.valid('json'));
+    return recordAnswer(c, jobRecords, job, 201);
   });
-  app.openapi(search, (c) => {
-    const ctx = c.get('ctx');
-    const found = searchJobs(ctx, c.req.valid('query'));
-    return jsonText<JobList, 200>(c, wholeListText(found.map(jobTexts(ctx))), 200);
-  });
+  app.openapi(search, (c) =>
+    wholeAnswer(c, jobRecords, searchJobs(c.get('ctx'), c.req.valid('query'))),
+  );
   onlyGet(app, '/jobs/search');
-  app.openapi(getOne, (c) => {
-    const ctx = c.get('ctx');
-    return jsonText<JobOut, 200>(c, jobText(ctx, getJob(ctx, recordId(c))), 200);
-  });
+  app.openapi(getOne, (c) => recordAnswer(c, jobRecords, getJob(c.get('ctx'), recordId(c)), 200));
   app.openapi(update, (c) => {
-    const ctx = c.get('ctx');
-    const job = updateJob(ctx, recordId(c), c.req.valid('json'));
-    return jsonText<JobOut, 200>(c, jobText(ctx, job), 200);
+    const job = updateJob(c.get('ctx'), recordId(c), c.req.valid('json'));
+    return recordAnswer(c, jobRecords, job, 200);
   });
   app.openapi(remove, (c) => {
     const { id } = deleteJob(c.get('ctx'), recordId(c));

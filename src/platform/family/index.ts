@@ -1,0 +1,148 @@
+import type { OpenAPIHono, z } from '@hono/zod-openapi';
+import type { Position, TxScope, WorkspaceCollections } from '../../store';
+import type { Name, RecordOf } from '../../store/collections';
+import type { AppEnv, Config, ServiceContext } from '../context';
+import type { Cursors } from '../paging/cursors';
+import type { ListQuery } from '../paging/query';
+import type { Body, EventDecl, Events, FilterDef } from './events';
+import type { SeedStep } from './seed';
+import { ShownTexts } from './texts';
+
+export * from './events';
+export * from './seed';
+
+// A resource family is one folder of src/resources; its index.ts exports one Family, and the
+// registry (src/resources/index.ts) lists them. The API router, the event deriver and catalogue,
+// samples, recoverable deletion, the job sub-lists and the seeder read the registry, so a new
+// family is its folder plus one line there.
+
+type Coll = Name<WorkspaceCollections>;
+type RecordIn<K extends Coll> = RecordOf<WorkspaceCollections, K>;
+
+/** A record of some family, as the change feed and the registry hand it over. */
+export type AnyRecord = RecordIn<Coll>;
+
+/** An event of the catalogue: its declaration and the family whose records it carries. */
+export interface EventDef extends EventDecl {
+  resource: string;
+  filters: readonly FilterDef[];
+}
+
+/** The event catalogue, as routes see it (built from the registry by src/events). */
+export interface EventCatalogue {
+  readonly all: readonly EventDef[];
+  find(name: string): EventDef | undefined;
+  /** spec, GET /webhooks/samples/{event}: up to `limit` recent records, as deliveries of it. */
+  samples(ctx: ServiceContext, def: EventDef, limit: number): Body[];
+}
+
+/** What a family's routes are built with. */
+export interface RouteDeps {
+  config: Config;
+  cursors: Cursors;
+  events: EventCatalogue;
+  /** The lists of records on a job (`/jobs/{id}/<path>`), in the order the jobs family gives. */
+  jobLists: readonly JobListOf[];
+}
+
+/**
+ * A function of one record. Declared as a method's type so that it is bivariant in the record:
+ * the registry holds every family's records as records of any collection, and each family is
+ * only ever handed its own.
+ */
+type Of<R, T> = { of(rec: R): T }['of'];
+
+/** A family's records: their collection, how the API shows them and which ones it sees. */
+export interface Records<K extends Coll = Coll, Out = Body> {
+  coll: K;
+  /** A record as GET returns it; deliveries and samples carry the same. */
+  present(ctx: ServiceContext, rec: RecordIn<K>): Out;
+  /** `present` for the records of one answer, when reading them together costs less. */
+  presentAll(ctx: ServiceContext): Of<RecordIn<K>, Out>;
+  /** Whether the API sees the record (not deleted, not on a deleted job, ...). */
+  visible(ctx: ServiceContext, rec: RecordIn<K>): boolean;
+  /** A record's JSON text as GET answers it: made once, again when what it shows moves. */
+  text(ctx: ServiceContext, rec: RecordIn<K>): string;
+  /** `text` for the records of one answer. */
+  texts(ctx: ServiceContext): Of<RecordIn<K>, string>;
+}
+
+/**
+ * A family's records. `reads` names every collection its presentation looks at besides its own:
+ * the kept JSON text of a record is made again once any of them changes.
+ */
+export function defineRecords<K extends Coll, Out>(spec: {
+  coll: K;
+  present(ctx: ServiceContext, rec: RecordIn<K>): Out;
+  presentAll?(ctx: ServiceContext): Of<RecordIn<K>, Out>;
+  visible(ctx: ServiceContext, rec: RecordIn<K>): boolean;
+  reads: readonly Coll[];
+}): Records<K, Out> {
+  const kept = new ShownTexts<RecordIn<K>>(spec.reads);
+  const presentAll = spec.presentAll ?? ((ctx) => (rec) => spec.present(ctx, rec));
+  return {
+    coll: spec.coll,
+    present: spec.present,
+    presentAll,
+    visible: spec.visible,
+    text: (ctx, rec) => kept.text(ctx, rec, () => spec.present(ctx, rec)),
+    texts: (ctx) => kept.texts(ctx, presentAll(ctx)),
+  };
+}
+
+/** A page of records, newest first, after a position (see ScopedStore.scan). */
+export interface Page<R> {
+  items: R[];
+  hasMore: boolean;
+}
+
+/** A list of a family's records on one job: GET /jobs/{id}/<path>. */
+export interface JobList<K extends Coll = Coll> {
+  path: string;
+  summary: string;
+  /** The list's schema, for the document. */
+  schema: z.ZodType;
+  /** Its query, when it takes more than the paging and time filters. */
+  query?: z.ZodObject;
+  /** `q`: the page size, the time filters and whatever else `query` takes. */
+  scan(
+    ctx: ServiceContext,
+    jobId: string,
+    q: ListQuery & Record<string, unknown>,
+    after: Position | undefined,
+  ): Page<RecordIn<K>>;
+}
+
+/** A job list with the records it pages, as the registry hands it to the jobs family. */
+export interface JobListOf extends JobList {
+  records: Records<Coll, unknown>;
+}
+
+/** A family whose records (jobs, contacts) are kept 30 days in a recoverable area once deleted. */
+export interface Recoverable {
+  /** What a restore brings back, for the control API's summary: "job, with everything on it". */
+  what: string;
+  /** The record as a restore answers it. */
+  schema: z.ZodType;
+  /**
+   * Deletes a record for good, after its 30 days, with what goes with it. `onJob`: the
+   * collections whose records hang off a job (a job's purge takes them along).
+   */
+  purge(ws: TxScope<WorkspaceCollections>, id: string, onJob: readonly Coll[]): void;
+}
+
+export interface Family {
+  /** Its folder's name. */
+  name: string;
+  /** Its operations, mounted on /v1 in the registry's order. */
+  routes?(deps: RouteDeps): OpenAPIHono<AppEnv>;
+  records?: Records<Coll, unknown>;
+  events?: Events;
+  /** Records that hang off a job: they go with it (recoverable, purged), and list under it. */
+  onJob?: { colls: readonly Coll[]; lists?: readonly JobList[] };
+  /** The jobs family: the order of the families whose records hang off a job (spec, Jobs). */
+  children?: readonly string[];
+  recoverable?: Recoverable;
+  /** How it seeds a workspace; loaded only when one is made (faker stays out of a start). */
+  seed?(): Promise<SeedStep>;
+}

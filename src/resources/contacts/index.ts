@@ -1,0 +1,14 @@
+import type { Family } from '../../platform/family';
+import { contactEvents } from './events';
+import { contactRecords } from './present';
+import { purgeContact } from './purge';
+import { contactRoutes } from './routes';
+import { ContactSchema } from './schema';
+
+export const contacts: Family = {
+  name: 'contacts',
+  routes: contactRoutes,
+  records: contactRecords,
+  events: contactEvents,
+  recoverable: { what: 'contact', schema: ContactSchema, purge: purgeContact },
+};

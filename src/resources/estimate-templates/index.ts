@@ -1,0 +1,7 @@
+import type { Family } from '../../platform/family';
+import { estimateTemplateRoutes } from './routes';
+
+export const estimateTemplates: Family = {
+  name: 'estimate-templates',
+  routes: estimateTemplateRoutes,
+};

@@ -1,0 +1,43 @@
+import { z } from '@hono/zod-openapi';
+import type { Family } from '../../platform/family';
+import { pagingQuery } from '../../platform/paging';
+import { scanOnJob } from '../common/on-job';
+import { fileEvents } from './events';
+import { fileRecords } from './present';
+import { FILE_CATEGORIES, FileListSchema } from './schema';
+
+// spec, Jobs: /jobs/{id}/files also narrows by category; /photos is files of category photo.
+const FileQuery = pagingQuery.extend({ category: z.enum(FILE_CATEGORIES).optional() });
+
+export const files: Family = {
+  name: 'files',
+  records: fileRecords,
+  events: fileEvents,
+  onJob: {
+    colls: ['files'],
+    lists: [
+      {
+        path: 'files',
+        summary: "The job's files",
+        schema: FileListSchema,
+        query: FileQuery,
+        scan: (ctx, jobId, q, after) =>
+          scanOnJob(
+            ctx,
+            'files',
+            jobId,
+            q,
+            after,
+            (f) => q.category === undefined || f.category === q.category,
+          ),
+      },
+      {
+        path: 'photos',
+        summary: "The job's photos",
+        schema: FileListSchema,
+        scan: (ctx, jobId, q, after) =>
+          scanOnJob(ctx, 'files', jobId, q, after, (f) => f.category === 'photo'),
+      },
+    ],
+  },
+};

@@ -1,0 +1,18 @@
+import type { Family } from '../../platform/family';
+import { jobEvents } from './events';
+import { jobRecords } from './present';
+import { jobRoutes } from './routes';
+import { JobSchema } from './schema';
+import { purgeJob } from './service';
+
+export const jobs: Family = {
+  name: 'jobs',
+  routes: jobRoutes,
+  records: jobRecords,
+  events: jobEvents,
+  // A job's stage moves (its timeline) go with it.
+  onJob: { colls: ['timeline'] },
+  // spec, Jobs: a job's notes, files, tasks, estimates, invoices and payments, in that order.
+  children: ['notes', 'files', 'tasks', 'estimates', 'invoices', 'payments'],
+  recoverable: { what: 'job, with everything on it', schema: JobSchema, purge: purgeJob },
+};

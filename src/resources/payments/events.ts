@@ -1,0 +1,36 @@
+import { comingIn, defineEvents, enumFilter, occurrence, whereField } from '../../platform/family';
+import { PAYER_TYPES, PAYMENT_METHODS, PAYMENT_TYPES } from './schema';
+
+// decisions.md: payment events take payment_type, payer_type and payment_method.
+const filters = [
+  enumFilter('payment_type', 'Payment type', PAYMENT_TYPES),
+  enumFilter('payer_type', 'Payer', PAYER_TYPES),
+  enumFilter('payment_method', 'Payment method', PAYMENT_METHODS),
+];
+
+export const paymentEvents = defineEvents({
+  resource: 'payment',
+  decls: [
+    {
+      event: 'payment.received',
+      label: 'Payment received',
+      description: 'A payment was recorded.',
+      filters,
+      about: comingIn,
+    },
+    {
+      event: 'payment.refunded',
+      label: 'Payment refunded',
+      description: 'A payment was refunded.',
+      filters,
+      about: whereField('is_refund', true),
+    },
+  ],
+  // Recorded as received, or an expected payment coming in.
+  more: (was, now) =>
+    now !== undefined &&
+    now.status !== 'expected' &&
+    (was === undefined || was.status === 'expected')
+      ? [occurrence('payment.received', now)]
+      : [],
+});

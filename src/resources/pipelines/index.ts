@@ -1,0 +1,4 @@
+import type { Family } from '../../platform/family';
+import { pipelineRoutes } from './routes';
+
+export const pipelines: Family = { name: 'pipelines', routes: pipelineRoutes };

@@ -1,0 +1,4 @@
+import type { Family } from '../../platform/family';
+import { userRoutes } from './routes';
+
+export const users: Family = { name: 'users', routes: userRoutes };
