@@ -1,10 +1,10 @@
 import type { z } from '@hono/zod-openapi';
 import { type Access, type ApiKey, mintApiKey, type Workspace } from '../platform/auth';
 import { ApiError } from '../platform/errors';
+import type { Profile } from '../platform/family';
 import { disableWebhooksOf } from '../resources/webhooks/service';
 import type { Runtime } from '../runtime';
 import { generate, insertWorkspace, type KeyPair } from '../seed';
-import type { Profile } from '../seed/profiles';
 import { withFreshIds } from '../seed/remap';
 import type { AdminKeySchema, AdminWorkspaceSchema } from './schemas';
 
@@ -63,10 +63,8 @@ export async function createWorkspace(
     name: input.name,
     subscriptionActive: input.subscription_active,
   });
-  const ids = Object.values(drawn).flatMap((value) =>
-    Array.isArray(value) ? value.map((rec: { id: string }) => rec.id) : [value.id],
-  );
-  const gen = withFreshIds(drawn, ids);
+  const records = Object.values(drawn.collections).flat();
+  const gen = withFreshIds(drawn, [drawn.workspace.id, ...records.map((r) => r.id)]);
   const now = rt.clock.iso();
   const keys = rt.store.transaction((tx) => insertWorkspace(tx, gen, now));
   return { id: gen.workspace.id, name: gen.workspace.name, keys };

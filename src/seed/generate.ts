@@ -1,15 +1,13 @@
 // The faker half of seeding, loaded only when a workspace is generated: a start on an existing
-// data file never pays for faker or the ZIP table.
+// data file never pays for faker, the ZIP table or the families' seed steps.
 import { faker } from '@faker-js/faker/locale/en_US';
 import zipcodes from 'zipcodes';
 import type { Workspace } from '../platform/auth';
-import type { EstimateTemplate } from '../resources/estimate-templates/schema';
-import type { Pipeline, Stage } from '../resources/pipelines/schema';
-import type { User } from '../resources/users/schema';
-import type { Profile } from './profiles';
-import { TEAMS, TEMPLATE_COUNT } from './profiles';
-import { type GeneratedRecords, generateRecords } from './records';
-import { COMPANY_LEADS, COMPANY_TRADES, MARKETS, PIPELINES, TEMPLATES } from './vocabulary';
+import type { Market, Place, Profile, Seeding, SeedStep } from '../platform/family';
+import { FAMILIES, jobChildren } from '../resources';
+import type { WorkspaceCollections } from '../store';
+import type { Name, RecordOf } from '../store/collections';
+import { COMPANY_LEADS, COMPANY_TRADES, MARKETS } from './vocabulary';
 
 export interface GenerateOptions {
   profile: Profile;
@@ -20,46 +18,43 @@ export interface GenerateOptions {
   subscriptionActive?: boolean | undefined;
 }
 
-export interface Market {
-  city: string;
-  state: string;
-  postal_code: string;
-  latitude: number;
-  longitude: number;
-}
+/** The records of each collection, in the order the steps made them. */
+export type GeneratedRecords = {
+  [K in Name<WorkspaceCollections>]?: RecordOf<WorkspaceCollections, K>[];
+};
 
-export interface Generated extends GeneratedRecords {
+/** A whole workspace as plain records. */
+export interface Generated {
   workspace: Workspace & { market: Market };
-  users: User[];
-  pipelines: Pipeline[];
-  stages: Stage[];
-  estimate_templates: EstimateTemplate[];
+  collections: GeneratedRecords;
 }
 
 const DAY = 24 * 60 * 60 * 1000;
 
-/** A whole workspace as plain records; the same options give the same records. */
-export function generateWorkspace(opts: GenerateOptions): Generated {
+/**
+ * A whole workspace; the same options give the same records. The workspace and where it works
+ * are drawn here; then each family of the registry seeds its records, in the registry's order,
+ * and then the records on each job, in the order the jobs family gives its children.
+ */
+export async function generateWorkspace(opts: GenerateOptions): Promise<Generated> {
+  const steps = await loadSteps();
   faker.seed(opts.seed);
   faker.setDefaultRefDate(new Date(opts.anchorMs));
   const createdMs = opts.anchorMs - faker.number.int({ min: 400, max: 900 }) * DAY;
-  const at = (ms: number) => new Date(ms).toISOString();
-  const created = at(createdMs);
+  const created = new Date(createdMs).toISOString();
 
   const marketDef = faker.helpers.arrayElement(MARKETS);
-  const place = zipcodes.lookup(marketDef.zip);
+  const found = zipcodes.lookup(marketDef.zip);
   const market: Market = {
-    city: place?.city ?? 'Dallas',
-    state: place?.state ?? 'TX',
+    city: found?.city ?? 'Dallas',
+    state: found?.state ?? 'TX',
     postal_code: marketDef.zip,
-    latitude: place?.latitude ?? 32.79,
-    longitude: place?.longitude ?? -96.8,
+    latitude: found?.latitude ?? 32.79,
+    longitude: found?.longitude ?? -96.8,
   };
   const companyName =
     opts.name ??
     `${faker.helpers.arrayElement(COMPANY_LEADS)} ${faker.helpers.arrayElement(COMPANY_TRADES)}`;
-  const domain = `${companyName.toLowerCase().replace(/[^a-z0-9]+/g, '')}.example.com`;
-
   const workspace = {
     id: faker.string.uuid(),
     object: 'workspace' as const,
@@ -70,81 +65,80 @@ export function generateWorkspace(opts: GenerateOptions): Generated {
     created_at: created,
     updated_at: created,
   };
-
-  const users: User[] = [];
-  for (const [role, count] of Object.entries(TEAMS[opts.profile])) {
-    for (let i = 0; i < (count ?? 0); i++) {
-      const first = faker.person.firstName();
-      const last = faker.person.lastName();
-      const joined = at(
-        createdMs + (users.length === 0 ? 0 : faker.number.int({ min: 1, max: 300 }) * DAY),
-      );
-      users.push({
-        id: faker.string.uuid(),
-        object: 'user',
-        name: `${first} ${last}`,
-        email: `${first}.${last}@${domain}`.toLowerCase().replace(/[^a-z0-9.@-]/g, ''),
-        role: role as User['role'],
-        phone: faker.phone.number({ style: 'national' }),
-        created_at: joined,
-        updated_at: joined,
-      });
+  const domain = `${companyName.toLowerCase().replace(/[^a-z0-9]+/g, '')}.example.com`;
+  const seeding = new WorkspaceSeeding(opts.profile, market, domain, createdMs, opts.anchorMs);
+  for (const step of steps.workspace) {
+    step.workspace?.(seeding);
+  }
+  for (const job of seeding.all('jobs')) {
+    for (const step of steps.job) {
+      step.job?.(seeding, job);
     }
   }
+  return { workspace, collections: seeding.collections };
+}
 
-  const pipelines: Pipeline[] = [];
-  const stages: Stage[] = [];
-  PIPELINES.forEach((def, order) => {
-    const pipeline: Pipeline = {
-      id: faker.string.uuid(),
-      object: 'pipeline',
-      name: def.name,
-      is_default: order === 0,
-      order,
-      created_at: created,
-      updated_at: created,
+/** The families' seed steps, in the registry's order, and those on a job in theirs. */
+async function loadSteps(): Promise<{ workspace: SeedStep[]; job: SeedStep[] }> {
+  const load = async (families: readonly { seed?(): Promise<SeedStep> }[]) =>
+    (await Promise.all(families.map((f) => f.seed?.()))).filter(
+      (step): step is SeedStep => step !== undefined,
+    );
+  return { workspace: await load(FAMILIES), job: await load(jobChildren()) };
+}
+
+class WorkspaceSeeding implements Seeding {
+  readonly faker = faker;
+  readonly showcase = new Set<string>();
+  readonly collections: GeneratedRecords = {};
+  readonly #zips: string[];
+
+  constructor(
+    readonly profile: Profile,
+    readonly market: Market,
+    readonly domain: string,
+    readonly since: number,
+    readonly until: number,
+  ) {
+    const near = zipcodes.radius(market.postal_code, 40) as string[];
+    this.#zips = near.length > 0 ? near.sort() : [market.postal_code];
+  }
+
+  when(from: number, to = this.until - DAY / 24): number {
+    const span = Math.max(to - from, 1);
+    return Math.floor(from + span * Math.sqrt(faker.number.float({ min: 0, max: 1 })));
+  }
+
+  count(mean: number): number {
+    const whole = Math.floor(mean);
+    return whole + (faker.number.float({ min: 0, max: 1 }) < mean - whole ? 1 : 0);
+  }
+
+  place(): Place {
+    const zip = faker.helpers.arrayElement(this.#zips);
+    const found = zipcodes.lookup(zip);
+    return {
+      address: faker.location.streetAddress(),
+      city: found?.city ?? this.market.city,
+      state: found?.state ?? this.market.state,
+      postal_code: zip,
     };
-    pipelines.push(pipeline);
-    def.stages.forEach((stage, stageOrder) => {
-      stages.push({
-        id: faker.string.uuid(),
-        object: 'pipeline_stage',
-        pipeline_id: pipeline.id,
-        key: stage.key,
-        label: stage.label,
-        order: stageOrder,
-        is_completed: stage.is_completed ?? false,
-        is_lost: stage.is_lost ?? false,
-        created_at: created,
-        updated_at: created,
-      });
-    });
-  });
+  }
 
-  const estimate_templates = TEMPLATES.slice(0, TEMPLATE_COUNT[opts.profile]).map(
-    (def, i): EstimateTemplate => {
-      const changed = at(createdMs + faker.number.int({ min: 5, max: 380 }) * DAY);
-      return {
-        id: faker.string.uuid(),
-        object: 'estimate_template',
-        name: def.name,
-        template_number: `T-${1001 + i}`,
-        line_items: def.lines.map((line) => ({ ...line })),
-        created_at: created,
-        updated_at: changed,
-      };
-    },
-  );
+  add<K extends Name<WorkspaceCollections>>(
+    coll: K,
+    ...records: RecordOf<WorkspaceCollections, K>[]
+  ): void {
+    // A collection's list holds its own records: what `coll` names is what `records` are.
+    const lists = this.collections as Record<string, unknown[]>;
+    const list = lists[coll] ?? [];
+    for (const rec of records) {
+      list.push(rec);
+    }
+    lists[coll] = list;
+  }
 
-  const records = generateRecords({
-    faker,
-    profile: opts.profile,
-    users,
-    pipelines,
-    stages,
-    market,
-    since: createdMs,
-    until: opts.anchorMs,
-  });
-  return { workspace, users, pipelines, stages, estimate_templates, ...records };
+  all<K extends Name<WorkspaceCollections>>(coll: K): readonly RecordOf<WorkspaceCollections, K>[] {
+    return this.collections[coll] ?? [];
+  }
 }

@@ -1,16 +1,19 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { mintApiKey } from '../platform/auth';
+import type { Profile } from '../platform/family';
 import { requestLogFiles } from '../platform/request-log';
 import type { StoreMeta } from '../runtime';
 import { Store, storeFiles, type Tx, type WorkspaceCollections } from '../store';
-import type { Name, RecordOf } from '../store/collections';
+import type { Name } from '../store/collections';
 import { acquireLock } from '../store/lock';
 import type { Generated, GenerateOptions } from './generate';
-import { seededKey, seededSecret, seededUuid } from './keys';
-import type { Profile } from './profiles';
 
-export { PROFILES, type Profile } from './profiles';
+export type { Generated, GenerateOptions } from './generate';
+
+import { seededKey, seededSecret, seededUuid } from './keys';
+
+export { PROFILES, type Profile } from '../platform/family';
 
 /**
  * decisions.md: `svc seed` dates its records before this fixed instant, not before "now", so
@@ -44,24 +47,11 @@ export function insertWorkspace(
 ): KeyPair {
   tx.global.put('workspaces', gen.workspace);
   const ws = tx.workspace(gen.workspace.id);
-  const putAll = <K extends Name<WorkspaceCollections>>(
-    coll: K,
-    records: RecordOf<WorkspaceCollections, K>[],
-  ) => {
+  for (const [coll, records] of Object.entries(gen.collections)) {
     for (const rec of records) {
-      ws.put(coll, rec);
+      ws.put(coll as Name<WorkspaceCollections>, rec);
     }
-  };
-  putAll('users', gen.users);
-  putAll('pipelines', gen.pipelines);
-  putAll('stages', gen.stages);
-  putAll('estimate_templates', gen.estimate_templates);
-  putAll('contacts', gen.contacts);
-  putAll('jobs', gen.jobs);
-  putAll('tasks', gen.tasks);
-  putAll('notes', gen.notes);
-  putAll('timeline', gen.timeline);
-  putAll('counters', gen.counters);
+  }
   const mint = (access: 'write' | 'read', given?: { id: string; key: string }) => {
     const minted = mintApiKey(tx.global, {
       workspaceId: gen.workspace.id,

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import zipcodes from 'zipcodes';
-import { generate, SEED_ANCHOR_MS } from '../../src/seed';
+import { SEED_ANCHOR_MS } from '../../src/seed';
 import { type Client, harness, type Json } from '../support/harness';
+import { generated } from './generated';
 
 async function all(
   client: Client,
@@ -38,7 +39,7 @@ describe('seeded records', () => {
   });
 
   test('jobs spread over the stages of both pipelines, with both job types', async () => {
-    const gen = await generate({ profile: 'demo', seed: 4, anchorMs: SEED_ANCHOR_MS });
+    const gen = await generated({ profile: 'demo', seed: 4, anchorMs: SEED_ANCHOR_MS });
     const stageOf = new Map(gen.stages.map((s) => [s.id, s]));
     const pipelines = new Set(gen.jobs.map((j) => stageOf.get(j.stage_id)?.pipeline_id));
     expect(pipelines.size).toBe(2);
@@ -57,7 +58,7 @@ describe('seeded records', () => {
   });
 
   test('addresses agree with their ZIP; homeowners live at the job; adjusters work for its carrier', async () => {
-    const gen = await generate({ profile: 'demo', seed: 5, anchorMs: SEED_ANCHOR_MS });
+    const gen = await generated({ profile: 'demo', seed: 5, anchorMs: SEED_ANCHOR_MS });
     const contacts = new Map(gen.contacts.map((c) => [c.id, c]));
     for (const job of gen.jobs) {
       expect(zipcodes.lookup(job.postal_code ?? '')).toMatchObject({
@@ -79,7 +80,7 @@ describe('seeded records', () => {
   });
 
   test('job numbers follow creation order; tasks and notes hang off real jobs', async () => {
-    const gen = await generate({ profile: 'demo', seed: 6, anchorMs: SEED_ANCHOR_MS });
+    const gen = await generated({ profile: 'demo', seed: 6, anchorMs: SEED_ANCHOR_MS });
     const byNumber = [...gen.jobs].sort(
       (a, b) => Number(a.job_number.slice(2)) - Number(b.job_number.slice(2)),
     );
@@ -103,7 +104,7 @@ describe('seeded records', () => {
   test.each(PROFILE_SEEDS)(
     '%s, seed %i: every completed task has created_at <= completed_at <= updated_at',
     async (profile, seed) => {
-      const gen = await generate({ profile, seed, anchorMs: SEED_ANCHOR_MS });
+      const gen = await generated({ profile, seed, anchorMs: SEED_ANCHOR_MS });
       for (const task of gen.tasks.filter((t) => t.completed)) {
         const when = `${task.created_at} <= ${task.completed_at} <= ${task.updated_at}`;
         expect(task.completed_at !== null && task.created_at <= task.completed_at, when).toBe(true);
@@ -118,7 +119,7 @@ describe('seeded records', () => {
   test.each(PROFILE_SEEDS)(
     '%s, seed %i: jobs on both boards, with tasks, appointments and notes',
     async (profile, seed) => {
-      const gen = await generate({ profile, seed, anchorMs: SEED_ANCHOR_MS });
+      const gen = await generated({ profile, seed, anchorMs: SEED_ANCHOR_MS });
       const stageOf = new Map(gen.stages.map((s) => [s.id, s]));
       const boards = new Set(gen.jobs.map((j) => stageOf.get(j.stage_id)?.pipeline_id));
       expect(boards).toEqual(new Set(gen.pipelines.map((p) => p.id)));
@@ -131,11 +132,11 @@ describe('seeded records', () => {
   );
 
   test('the empty profile has no records; large has 10,000 jobs', async () => {
-    const empty = await generate({ profile: 'empty', seed: 1, anchorMs: SEED_ANCHOR_MS });
+    const empty = await generated({ profile: 'empty', seed: 1, anchorMs: SEED_ANCHOR_MS });
     expect([empty.jobs, empty.contacts, empty.tasks, empty.notes].map((l) => l.length)).toEqual([
       0, 0, 0, 0,
     ]);
-    const large = await generate({ profile: 'large', seed: 1, anchorMs: SEED_ANCHOR_MS });
+    const large = await generated({ profile: 'large', seed: 1, anchorMs: SEED_ANCHOR_MS });
     expect(large.jobs).toHaveLength(10_000);
   });
 });

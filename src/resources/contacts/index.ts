@@ -11,4 +11,5 @@ export const contacts: Family = {
   records: contactRecords,
   events: contactEvents,
   recoverable: { what: 'contact', schema: ContactSchema, purge: purgeContact },
+  seed: () => import('./seed').then((m) => m.contactSeed),
 };

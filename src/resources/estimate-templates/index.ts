@@ -4,4 +4,5 @@ import { estimateTemplateRoutes } from './routes';
 export const estimateTemplates: Family = {
   name: 'estimate-templates',
   routes: estimateTemplateRoutes,
+  seed: () => import('./seed').then((m) => m.templateSeed),
 };

@@ -15,4 +15,5 @@ export const jobs: Family = {
   // spec, Jobs: a job's notes, files, tasks, estimates, invoices and payments, in that order.
   children: ['notes', 'files', 'tasks', 'estimates', 'invoices', 'payments'],
   recoverable: { what: 'job, with everything on it', schema: JobSchema, purge: purgeJob },
+  seed: () => import('./seed').then((m) => m.jobSeed),
 };

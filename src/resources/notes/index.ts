@@ -21,4 +21,5 @@ export const notes: Family = {
       },
     ],
   },
+  seed: () => import('./seed').then((m) => m.noteSeed),
 };

@@ -1,4 +1,8 @@
 import type { Family } from '../../platform/family';
 import { pipelineRoutes } from './routes';
 
-export const pipelines: Family = { name: 'pipelines', routes: pipelineRoutes };
+export const pipelines: Family = {
+  name: 'pipelines',
+  routes: pipelineRoutes,
+  seed: () => import('./seed').then((m) => m.pipelineSeed),
+};

@@ -23,4 +23,5 @@ export const tasks: Family = {
       },
     ],
   },
+  seed: () => import('./seed').then((m) => m.taskSeed),
 };
