@@ -10,6 +10,7 @@ import { ShownTexts } from './texts';
 
 export * from './events';
 export * from './seed';
+export { shape } from './shape';
 
 // A resource family is one folder of src/resources; its index.ts exports one Family, and the
 // registry (src/resources/index.ts) lists them. The API router, the event deriver and catalogue,

@@ -17,29 +17,17 @@ export const CONTACT_TYPES = [
 ] as const;
 export type ContactType = (typeof CONTACT_TYPES)[number];
 
-export type Contact = Rec & {
-  object: 'contact';
-  first_name: string | null;
-  last_name: string | null;
-  email: string | null;
-  phone: string | null;
-  company: string | null;
-  type: ContactType;
-  trades: string[];
-  address: string | null;
-  city: string | null;
-  state: string | null;
-  postal_code: string | null;
-  notes: string | null;
-  claim_number: string | null;
-  adjuster_type: string | null;
-  adjuster_extension: string | null;
-  assigned_to_id: string | null;
-  created_at: string;
-  updated_at: string;
-  /** Set while the contact is in the recoverable area (30 days). */
-  deleted_at: string | null;
-};
+/** What GET shows of a contact that svc works out. */
+type Worked = 'object' | 'full_name' | 'assigned_to_name' | 'url';
+
+/** A contact as stored: what GET shows but what is worked out, and its deletion. */
+export type Contact = Rec &
+  Omit<z.infer<typeof ContactSchema>, 'id' | Worked> & {
+    object: 'contact';
+    type: ContactType;
+    /** Set while the contact is in the recoverable area (30 days). */
+    deleted_at: string | null;
+  };
 
 declare module '../../store/collections' {
   interface WorkspaceCollections {
@@ -77,7 +65,8 @@ export const ContactSchema = z
   })
   .openapi('Contact');
 
-const fields = {
+// Fields a contact body sets (ContactCreate, ContactUpdate); a new one is stored as sent.
+export const contactFields = {
   first_name: text(100),
   last_name: text(100),
   // Blank is no email (null), as a blank phone or company is; anything else must be an address.
@@ -124,15 +113,15 @@ const name = text(200).openapi({
 });
 
 export const ContactCreateSchema = z
-  .object(createShape({ ...fields, name }))
+  .object(createShape({ ...contactFields, name }))
   .extend({ sms_consent: smsConsent })
   .openapi('ContactCreate');
 
 export const ContactUpdateSchema = z
-  .object(patchShape(fields))
+  .object(patchShape(contactFields))
   // A contact always has a type: it cannot be cleared, as a job's job_type cannot.
   .extend({
-    type: fields.type.optional(),
+    type: contactFields.type.optional(),
     name: name.nullable().optional(),
     sms_consent: smsConsent,
   })

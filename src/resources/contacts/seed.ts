@@ -1,5 +1,6 @@
 import type { Profile, Seeding, SeedStep } from '../../platform/family';
 import type { Contact } from './schema';
+import { NEW_CONTACT } from './service';
 
 export const MORTGAGE_COMPANIES = [
   'Wells Fargo Home Mortgage',
@@ -29,6 +30,7 @@ export function seedContact(
   const first = f.person.firstName();
   const last = f.person.lastName();
   const contact: Contact = {
+    ...NEW_CONTACT,
     id: f.string.uuid(),
     object: 'contact',
     first_name: first,
@@ -37,17 +39,6 @@ export function seedContact(
       .email({ firstName: first, lastName: last, provider: 'example.com' })
       .toLowerCase(),
     phone: f.phone.number({ style: 'national' }),
-    company: null,
-    trades: [],
-    address: null,
-    city: null,
-    state: null,
-    postal_code: null,
-    notes: null,
-    claim_number: null,
-    adjuster_type: null,
-    adjuster_extension: null,
-    assigned_to_id: null,
     created_at: iso(at),
     updated_at: iso(at),
     deleted_at: null,

@@ -6,7 +6,13 @@ import type { Position } from '../../store';
 import { requireUser } from '../users/service';
 import { normalizePhone, phoneKey } from './phone';
 import { fullName } from './present';
-import type { Contact, ContactCreate, ContactType, ContactUpdate } from './schema';
+import {
+  type Contact,
+  type ContactCreate,
+  type ContactType,
+  type ContactUpdate,
+  contactFields,
+} from './schema';
 
 /** A live contact of this workspace; a deleted one, or another workspace's, is not found. */
 export function findContact(ctx: ServiceContext, id: string): Contact | undefined {
@@ -103,10 +109,7 @@ function fieldsOf(ctx: ServiceContext, input: ContactCreate | ContactUpdate): Pa
   if (trades !== undefined) {
     out.trades = trades ?? [];
   }
-  for (const [key, value] of Object.entries(plain) as [
-    keyof typeof plain,
-    string | null | undefined,
-  ][]) {
+  for (const [key, value] of Object.entries(plain) as [string, string | null | undefined][]) {
     if (value !== undefined) {
       (out as Record<string, unknown>)[key] =
         key === 'email' ? value?.trim().toLowerCase() || null : blankToNull(value);
@@ -126,27 +129,17 @@ function checkIdentified(c: Writable): void {
   }
 }
 
-const EMPTY: Writable = {
-  first_name: null,
-  last_name: null,
-  email: null,
-  phone: null,
-  company: null,
+// A new contact's fields before its body: nothing known, a homeowner, no trades.
+export const NEW_CONTACT = {
+  ...(Object.fromEntries(
+    Object.keys(contactFields).map((key) => [key === 'assigned_to' ? 'assigned_to_id' : key, null]),
+  ) as Record<Exclude<keyof typeof contactFields, 'assigned_to'> | 'assigned_to_id', null>),
   type: 'homeowner',
   trades: [],
-  address: null,
-  city: null,
-  state: null,
-  postal_code: null,
-  notes: null,
-  claim_number: null,
-  adjuster_type: null,
-  adjuster_extension: null,
-  assigned_to_id: null,
-};
+} satisfies Writable;
 
 export function createContact(ctx: ServiceContext, input: ContactCreate): Contact {
-  const fields = { ...EMPTY, ...fieldsOf(ctx, input) };
+  const fields = { ...NEW_CONTACT, ...fieldsOf(ctx, input) };
   checkIdentified(fields);
   const now = ctx.clock.iso();
   return ctx.ws.transaction((tx) =>

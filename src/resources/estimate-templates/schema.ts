@@ -20,15 +20,11 @@ export interface TemplateLine {
   taxable: boolean;
 }
 
-export type EstimateTemplate = Rec & {
-  object: 'estimate_template';
-  name: string;
-  template_number: string;
-  /** The scope of work an estimate made from this template copies. */
-  line_items: TemplateLine[];
-  created_at: string;
-  updated_at: string;
-};
+/** A template as stored: what GET shows, and the scope of work an estimate from it copies. */
+export type EstimateTemplate = Rec &
+  Omit<z.infer<typeof EstimateTemplateSchema>, 'id'> & {
+    line_items: TemplateLine[];
+  };
 
 declare module '../../store/collections' {
   interface WorkspaceCollections {

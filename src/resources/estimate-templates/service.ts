@@ -1,15 +1,10 @@
 import type { z } from '@hono/zod-openapi';
 import type { ServiceContext } from '../../platform/context';
-import type { EstimateTemplate, EstimateTemplateSchema } from './schema';
+import { shape } from '../../platform/family';
+import { type EstimateTemplate, EstimateTemplateSchema } from './schema';
 
-export const presentTemplate = (t: EstimateTemplate): z.infer<typeof EstimateTemplateSchema> => ({
-  id: t.id,
-  object: 'estimate_template',
-  name: t.name,
-  template_number: t.template_number,
-  created_at: t.created_at,
-  updated_at: t.updated_at,
-});
+export const presentTemplate = (t: EstimateTemplate): z.infer<typeof EstimateTemplateSchema> =>
+  shape(EstimateTemplateSchema, t, {});
 
 /** spec, Estimates: workspace templates, most recently changed first, up to `limit`. */
 export function listTemplates(ctx: ServiceContext, limit: number): EstimateTemplate[] {

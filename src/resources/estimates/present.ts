@@ -1,20 +1,17 @@
 import type { z } from '@hono/zod-openapi';
 import type { ServiceContext } from '../../platform/context';
-import { defineRecords } from '../../platform/family';
+import { defineRecords, shape } from '../../platform/family';
 import { jobIsLive } from '../jobs/visibility';
-import type { Estimate, EstimateSchema } from './schema';
+import { type Estimate, EstimateSchema } from './schema';
 
-export const presentEstimate = (
-  ctx: ServiceContext,
-  e: Estimate,
-): z.infer<typeof EstimateSchema> => ({
-  ...e,
-  object: 'estimate',
-  pdf_url: `${ctx.appUrl}/estimates/${e.id}/pdf`,
-  signed_pdf_url: e.signed_at ? `${ctx.appUrl}/estimates/${e.id}/signed.pdf` : null,
-  url: `${ctx.appUrl}/estimates/${e.id}`,
-  view_url: e.sent_at ? `${ctx.appUrl}/view/estimates/${e.id}` : null,
-});
+export const presentEstimate = (ctx: ServiceContext, e: Estimate): z.infer<typeof EstimateSchema> =>
+  shape(EstimateSchema, e, {
+    object: 'estimate',
+    pdf_url: `${ctx.appUrl}/estimates/${e.id}/pdf`,
+    signed_pdf_url: e.signed_at ? `${ctx.appUrl}/estimates/${e.id}/signed.pdf` : null,
+    url: `${ctx.appUrl}/estimates/${e.id}`,
+    view_url: e.sent_at ? `${ctx.appUrl}/view/estimates/${e.id}` : null,
+  });
 
 /** Estimates as the API shows them; a deleted job's are gone with it. */
 export const estimateRecords = defineRecords({

@@ -12,8 +12,10 @@ import {
 } from '../common/fields';
 import { FINANCING_METHODS, JOB_TYPES, PRIORITIES } from './schema';
 
-// Fields a job body shares between create and update (spec, JobCreate and JobUpdate).
-const shared = {
+// Fields a job body shares between create and update (spec, JobCreate and JobUpdate). A field
+// whose value is stored as sent (a blank clearing it) needs nothing more than its line here and
+// in JobSchema: jobs/fields.ts stores it.
+export const jobFields = {
   city: text(100),
   county: text(100),
   state: usState(),
@@ -63,7 +65,7 @@ export const JobCreateSchema = z
       stage,
       pipeline_id: uuidInput(),
       notes: z.string().max(10_000).openapi({ description: 'Becomes the first note' }),
-      ...shared,
+      ...jobFields,
     }),
   })
   .superRefine((body, ctx) => {
@@ -84,7 +86,7 @@ export const JobCreateSchema = z
 
 export const JobUpdateSchema = z
   .object({
-    ...blankablePatchShape({ ...shared, lost_reason: text(500) }),
+    ...blankablePatchShape({ ...jobFields, lost_reason: text(500) }),
     name: name.optional().openapi({ description: 'Cannot be cleared (null or "" is 400)' }),
     job_name: name.optional().openapi({ description: 'Alias of name' }),
     address: address.optional().openapi({ description: 'Cannot be cleared (null or "" is 400)' }),

@@ -6,55 +6,6 @@ export const JOB_TYPES = ['insurance', 'retail'] as const;
 export const PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
 export const FINANCING_METHODS = ['cash', 'check', 'credit_card', 'financing', 'other'] as const;
 
-export type Job = Rec & {
-  object: 'job';
-  job_number: string;
-  name: string | null;
-  job_type: (typeof JOB_TYPES)[number];
-  /** The stage (and so the pipeline) the job is in. */
-  stage_id: string;
-  stage_entered_at: string;
-  address: string;
-  city: string | null;
-  state: string | null;
-  postal_code: string | null;
-  county: string | null;
-  homeowner_id: string | null;
-  adjuster_id: string | null;
-  secondary_contact_ids: string[];
-  secondary_adjuster_ids: string[];
-  assigned_to_id: string | null;
-  assignee_ids: string[];
-  insurance_company: string | null;
-  claim_number: string | null;
-  policy_number: string | null;
-  date_of_loss: string | null;
-  damage_types: string[];
-  tags: string[];
-  lead_source: string | null;
-  priority: (typeof PRIORITIES)[number] | null;
-  mortgage_company: string | null;
-  financing_method: (typeof FINANCING_METHODS)[number] | null;
-  rcv_amount: number | null;
-  acv_amount: number | null;
-  deductible: number | null;
-  supplements_amount: number | null;
-  estimated_amount: number | null;
-  final_amount: number | null;
-  contract_date: string | null;
-  installation_date: string | null;
-  archived: boolean;
-  completed_at: string | null;
-  lost_at: string | null;
-  lost_reason: string | null;
-  /** Opens the homeowner's job page. */
-  portal_token: string;
-  created_at: string;
-  updated_at: string;
-  /** Set while the job is in the recoverable area (30 days). */
-  deleted_at: string | null;
-};
-
 /** What happened to a job, for its timeline in the app (stage moves and the like). */
 export type TimelineEntry = Rec & {
   object: 'timeline_entry';
@@ -148,6 +99,45 @@ export const JobSchema = z
   .openapi('Job');
 
 export type JobOut = z.infer<typeof JobSchema>;
+
+/** What GET shows of a job that svc works out, from its column, its people, its money. */
+type Worked =
+  | 'object'
+  | 'stage'
+  | 'stage_label'
+  | 'stage_is_completed'
+  | 'stage_is_lost'
+  | 'pipeline_id'
+  | 'pipeline_name'
+  | 'homeowner'
+  | 'adjuster'
+  | 'assigned_to_name'
+  | 'assignee_names'
+  | 'total_job_value'
+  | 'amount_received'
+  | 'balance_due'
+  | 'url'
+  | 'portal_url';
+
+/**
+ * A job as stored: every field GET shows but those worked out, with the rules a job always
+ * keeps (a number, an address, a type), and what only svc keeps.
+ */
+export type Job = Rec &
+  Omit<JobOut, 'id' | Worked> & {
+    object: 'job';
+    job_number: string;
+    address: string;
+    job_type: (typeof JOB_TYPES)[number];
+    priority: (typeof PRIORITIES)[number] | null;
+    financing_method: (typeof FINANCING_METHODS)[number] | null;
+    /** The stage (and so the pipeline) the job is in. */
+    stage_id: string;
+    /** Opens the homeowner's job page. */
+    portal_token: string;
+    /** Set while the job is in the recoverable area (30 days). */
+    deleted_at: string | null;
+  };
 
 export const JobListSchema = listOf(JobSchema, 'JobList');
 export type JobList = z.infer<typeof JobListSchema>;

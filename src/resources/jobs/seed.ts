@@ -4,6 +4,7 @@ import { ADJUSTER_TYPES, MORTGAGE_COMPANIES, seedContact } from '../contacts/see
 import type { Pipeline, Stage } from '../pipelines/schema';
 import { APPOINTMENT_FOR_STAGE, STAGE_WEIGHTS } from '../pipelines/seed';
 import type { User } from '../users/schema';
+import { NEW_JOB } from './fields';
 import type { Job } from './schema';
 
 // Jobs of a seeded workspace, coherent with the people on them (a homeowner lives at the job's
@@ -127,6 +128,7 @@ function seedJob(s: Seeding, board: number | undefined, ctx: Crew): Job {
   const contract = retail && progress >= 0.3 ? f.number.int({ min: 6_000, max: 28_000 }) : null;
   const at = (s: Stage, flag: 'is_completed' | 'is_lost') => (s[flag] ? iso(entered) : null);
   const job: Job = {
+    ...NEW_JOB,
     id: f.string.uuid(),
     object: 'job',
     job_number: '',

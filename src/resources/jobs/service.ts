@@ -4,80 +4,14 @@ import { newId, randomToken } from '../../platform/ids';
 import { type ListQuery, timeFilter } from '../../platform/paging';
 import type { Position, TxScope, WorkspaceCollections } from '../../store';
 import type { Name } from '../../store/collections';
-import { findContact, getContact, requireContact } from '../contacts/service';
+import { findContact, getContact } from '../contacts/service';
 import { putNote } from '../notes/service';
 import { listStages } from '../pipelines/service';
-import { requireUser } from '../users/service';
+import { blank, either, fieldsOf, NEW_JOB } from './fields';
 import type { JobCreate, JobListQuery, JobSearchQuery, JobUpdate } from './input';
 import type { Job } from './schema';
 import { enterStage, firstStage, requirePipeline, resolveStage } from './stages';
 import { getJob } from './visibility';
-
-type Fields = Partial<
-  Omit<
-    Job,
-    'id' | 'object' | 'job_number' | 'portal_token' | 'created_at' | 'updated_at' | 'deleted_at'
-  >
->;
-
-// spec, Conventions: for jobs an empty string clears a field, as null does.
-function blank<T>(value: T | null | undefined): Exclude<T, ''> | null | undefined {
-  return value === '' ? null : (value as Exclude<T, ''> | null | undefined);
-}
-
-/** Picks the spelling the client used: the field's own name wins over its alias. */
-const either = <T>(own: T | undefined, alias: T | undefined): T | undefined =>
-  own !== undefined ? own : alias;
-
-/** The plain fields of a create or update body, normalised, with references checked. */
-function fieldsOf(ctx: ServiceContext, input: JobCreate | JobUpdate): Fields {
-  const out: Fields = {};
-  const set = <K extends keyof Fields>(key: K, value: Fields[K] | undefined) => {
-    if (value !== undefined) {
-      out[key] = value;
-    }
-  };
-  for (const key of [
-    'city',
-    'county',
-    'state',
-    'lead_source',
-    'insurance_company',
-    'claim_number',
-    'policy_number',
-    'mortgage_company',
-    'date_of_loss',
-    'contract_date',
-    'installation_date',
-  ] as const) {
-    set(key, blank(input[key]));
-  }
-  set('postal_code', blank(either(input.postal_code, input.zip)));
-  set('priority', blank(input.priority));
-  set('financing_method', blank(input.financing_method));
-  for (const key of [
-    'rcv_amount',
-    'acv_amount',
-    'deductible',
-    'supplements_amount',
-    'estimated_amount',
-    'final_amount',
-  ] as const) {
-    set(key, blank(input[key]));
-  }
-  const list = (value: string[] | '' | null | undefined) =>
-    value === null || value === '' ? [] : value;
-  set('damage_types', list(input.damage_types));
-  set('tags', list(input.tags));
-  set('job_type', input.job_type);
-  for (const key of ['homeowner_id', 'adjuster_id'] as const) {
-    const id = blank(input[key]);
-    set(key, id && requireContact(ctx, id, key).id);
-  }
-  const assignee = blank(input.assigned_to);
-  set('assigned_to_id', assignee && requireUser(ctx, assignee, 'assigned_to').id);
-  return out;
-}
 
 function nextJobNumber(tx: TxScope<WorkspaceCollections>): string {
   const counter = tx.get('counters', 'job_number') ?? { id: 'job_number', value: 1000 };
@@ -98,7 +32,7 @@ export function createJob(ctx: ServiceContext, input: JobCreate): Job {
   const now = ctx.clock.iso();
   return ctx.ws.transaction((tx) => {
     const job = tx.put('jobs', {
-      ...EMPTY,
+      ...NEW_JOB,
       ...fields,
       id: newId(),
       object: 'job',
@@ -118,40 +52,6 @@ export function createJob(ctx: ServiceContext, input: JobCreate): Job {
     return job;
   });
 }
-
-const EMPTY = {
-  job_type: 'insurance',
-  city: null,
-  state: null,
-  postal_code: null,
-  county: null,
-  homeowner_id: null,
-  adjuster_id: null,
-  secondary_contact_ids: [],
-  secondary_adjuster_ids: [],
-  assigned_to_id: null,
-  assignee_ids: [],
-  insurance_company: null,
-  claim_number: null,
-  policy_number: null,
-  date_of_loss: null,
-  damage_types: [],
-  tags: [],
-  lead_source: null,
-  priority: null,
-  mortgage_company: null,
-  financing_method: null,
-  rcv_amount: null,
-  acv_amount: null,
-  deductible: null,
-  supplements_amount: null,
-  estimated_amount: null,
-  final_amount: null,
-  contract_date: null,
-  installation_date: null,
-  archived: false,
-  lost_reason: null,
-} satisfies Fields;
 
 /** Where a PATCH moves the job: a named stage, or the first column of another pipeline. */
 function nextStage(ctx: ServiceContext, job: Job, input: JobUpdate) {

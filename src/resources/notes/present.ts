@@ -1,22 +1,15 @@
 import type { z } from '@hono/zod-openapi';
 import type { ServiceContext } from '../../platform/context';
-import { defineRecords } from '../../platform/family';
+import { defineRecords, shape } from '../../platform/family';
 import { jobIsLive } from '../jobs/visibility';
-import type { Note, NoteSchema } from './schema';
+import { type Note, NoteSchema } from './schema';
 
-export function presentNote(ctx: ServiceContext, note: Note): z.infer<typeof NoteSchema> {
-  return {
-    id: note.id,
+export const presentNote = (ctx: ServiceContext, note: Note): z.infer<typeof NoteSchema> =>
+  shape(NoteSchema, note, {
     object: 'note',
-    job_id: note.job_id,
-    content: note.content,
-    author_id: note.author_id,
     author_name: note.author_id ? (ctx.ws.get('users', note.author_id)?.name ?? null) : null,
-    created_at: note.created_at,
-    updated_at: note.updated_at,
     url: `${ctx.appUrl}/jobs/${note.job_id}#note-${note.id}`,
-  };
-}
+  });
 
 /** Notes as the API shows them; a deleted job's are gone with it. */
 export const noteRecords = defineRecords({

@@ -4,15 +4,11 @@ import { pagingQuery } from '../../platform/paging';
 import type { Rec } from '../../store';
 import { uuidInput } from '../common/fields';
 
-export type Note = Rec & {
-  object: 'note';
-  job_id: string;
-  content: string;
-  /** null for a note written through the API. */
-  author_id: string | null;
-  created_at: string;
-  updated_at: string;
-};
+/** A note as stored: what GET shows but its author's name and link. */
+export type Note = Rec &
+  Omit<z.infer<typeof NoteSchema>, 'id' | 'object' | 'author_name' | 'url'> & {
+    object: 'note';
+  };
 
 declare module '../../store/collections' {
   interface WorkspaceCollections {

@@ -1,14 +1,14 @@
 import type { z } from '@hono/zod-openapi';
 import type { ServiceContext } from '../../platform/context';
-import { defineRecords } from '../../platform/family';
+import { defineRecords, shape } from '../../platform/family';
 import { jobIsLive } from '../jobs/visibility';
-import type { Payment, PaymentSchema } from './schema';
+import { type Payment, PaymentSchema } from './schema';
 
-export const presentPayment = (ctx: ServiceContext, p: Payment): z.infer<typeof PaymentSchema> => ({
-  ...p,
-  object: 'payment',
-  url: `${ctx.appUrl}/payments/${p.id}`,
-});
+export const presentPayment = (ctx: ServiceContext, p: Payment): z.infer<typeof PaymentSchema> =>
+  shape(PaymentSchema, p, {
+    object: 'payment',
+    url: `${ctx.appUrl}/payments/${p.id}`,
+  });
 
 /** Payments as the API shows them; a deleted job's are gone with it. */
 export const paymentRecords = defineRecords({

@@ -25,26 +25,16 @@ export const PipelineSchema = z
   })
   .openapi('Pipeline');
 
-export type Pipeline = Rec & {
-  object: 'pipeline';
-  name: string;
-  is_default: boolean;
-  order: number;
+interface Stamps {
   created_at: string;
   updated_at: string;
-};
+}
 
-export type Stage = Rec & {
-  object: 'pipeline_stage';
-  pipeline_id: string;
-  key: string;
-  label: string;
-  order: number;
-  is_completed: boolean;
-  is_lost: boolean;
-  created_at: string;
-  updated_at: string;
-};
+/** A board as stored: what GET shows but its columns (records of their own). */
+export type Pipeline = Rec & Omit<z.infer<typeof PipelineSchema>, 'id' | 'stages'> & Stamps;
+
+/** A column as stored: what GET shows. */
+export type Stage = Rec & Omit<z.infer<typeof StageSchema>, 'id'> & Stamps;
 
 declare module '../../store/collections' {
   interface WorkspaceCollections {

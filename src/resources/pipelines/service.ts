@@ -1,17 +1,10 @@
 import type { z } from '@hono/zod-openapi';
 import type { ServiceContext } from '../../platform/context';
-import type { Pipeline, PipelineSchema, Stage, StageSchema } from './schema';
+import { shape } from '../../platform/family';
+import { type Pipeline, PipelineSchema, type Stage, StageSchema } from './schema';
 
-export const presentStage = (stage: Stage): z.infer<typeof StageSchema> => ({
-  id: stage.id,
-  object: 'pipeline_stage',
-  pipeline_id: stage.pipeline_id,
-  key: stage.key,
-  label: stage.label,
-  order: stage.order,
-  is_completed: stage.is_completed,
-  is_lost: stage.is_lost,
-});
+export const presentStage = (stage: Stage): z.infer<typeof StageSchema> =>
+  shape(StageSchema, stage, {});
 
 /** Boards as the app shows them: the default pipeline first, then in their order. */
 export function listPipelines(ctx: ServiceContext): Pipeline[] {
@@ -35,12 +28,7 @@ export function presentPipeline(
   ctx: ServiceContext,
   pipeline: Pipeline,
 ): z.infer<typeof PipelineSchema> {
-  return {
-    id: pipeline.id,
-    object: 'pipeline',
-    name: pipeline.name,
-    is_default: pipeline.is_default,
-    order: pipeline.order,
+  return shape(PipelineSchema, pipeline, {
     stages: stagesOf(ctx, pipeline.id).map(presentStage),
-  };
+  });
 }

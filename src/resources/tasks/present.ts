@@ -1,38 +1,20 @@
 import type { z } from '@hono/zod-openapi';
 import type { ServiceContext } from '../../platform/context';
-import { defineRecords } from '../../platform/family';
+import { defineRecords, shape } from '../../platform/family';
 import { findContact } from '../contacts/service';
 import { jobIsLive } from '../jobs/visibility';
-import type { Task, TaskSchema } from './schema';
+import { type Task, TaskSchema } from './schema';
 
-export function presentTask(ctx: ServiceContext, t: Task): z.infer<typeof TaskSchema> {
-  return {
-    id: t.id,
+export const presentTask = (ctx: ServiceContext, t: Task): z.infer<typeof TaskSchema> =>
+  shape(TaskSchema, t, {
     object: 'task',
-    title: t.title,
-    description: t.description,
-    due_date: t.due_date,
-    end_date: t.end_date,
-    duration_minutes: t.duration_minutes,
-    priority: t.priority,
-    completed: t.completed,
-    completed_at: t.completed_at,
     is_appointment: t.appointment_type !== null,
-    appointment_type: t.appointment_type,
-    outcome: t.outcome,
-    customer_reminder: t.customer_reminder,
-    reminder_minutes: t.reminder_minutes,
-    job_id: t.job_id,
     contact_id: linkedContact(ctx, t),
-    assigned_to_id: t.assigned_to_id,
     assigned_to_name: t.assigned_to_id
       ? (ctx.ws.get('users', t.assigned_to_id)?.name ?? null)
       : null,
-    created_at: t.created_at,
-    updated_at: t.updated_at,
     url: `${ctx.appUrl}/tasks/${t.id}`,
-  };
-}
+  });
 
 // decisions.md: a task belongs to its job when it has one, else to its contact, and is gone with
 // the one it belongs to until that is restored. A task on a live job stays when its contact is

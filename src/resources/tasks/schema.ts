@@ -10,26 +10,18 @@ export const APPOINTMENT_TYPES = ['inspection', 'adjuster_meeting', 'build_day']
 export const OUTCOMES = ['completed', 'no_show', 'rescheduled', 'canceled'] as const;
 export const REMINDERS = ['none', 'sms', 'email', 'both'] as const;
 
-export type Task = Rec & {
-  object: 'task';
-  title: string | null;
-  description: string | null;
-  due_date: string | null;
-  end_date: string | null;
-  duration_minutes: number | null;
-  priority: (typeof TASK_PRIORITIES)[number] | null;
-  completed: boolean;
-  completed_at: string | null;
-  appointment_type: (typeof APPOINTMENT_TYPES)[number] | null;
-  outcome: (typeof OUTCOMES)[number] | null;
-  customer_reminder: (typeof REMINDERS)[number] | null;
-  reminder_minutes: number | null;
-  job_id: string | null;
-  contact_id: string | null;
-  assigned_to_id: string | null;
-  created_at: string;
-  updated_at: string;
-};
+/** What GET shows of a task that svc works out. */
+type Worked = 'object' | 'is_appointment' | 'assigned_to_name' | 'url';
+
+/** A task as stored: what GET shows but what is worked out, with its enumerations. */
+export type Task = Rec &
+  Omit<z.infer<typeof TaskSchema>, 'id' | Worked> & {
+    object: 'task';
+    priority: (typeof TASK_PRIORITIES)[number] | null;
+    appointment_type: (typeof APPOINTMENT_TYPES)[number] | null;
+    outcome: (typeof OUTCOMES)[number] | null;
+    customer_reminder: (typeof REMINDERS)[number] | null;
+  };
 
 declare module '../../store/collections' {
   interface WorkspaceCollections {
@@ -68,7 +60,8 @@ export const TaskSchema = z
   })
   .openapi('Task');
 
-const fields = {
+// Fields a task body sets (TaskCreate, TaskUpdate); a new one is stored as sent.
+export const taskFields = {
   description: text(10_000),
   due_date: wallClockField(),
   end_date: date(),
@@ -94,7 +87,7 @@ const fields = {
 const title = text(300);
 
 export const TaskCreateSchema = z
-  .object(createShape({ ...fields, title, completed: z.boolean() }))
+  .object(createShape({ ...taskFields, title, completed: z.boolean() }))
   .openapi('TaskCreate', {
     description:
       'title is required unless appointment_type is given (then it defaults to the type)',
@@ -105,7 +98,7 @@ export const AppointmentCreateSchema = TaskCreateSchema.extend({
 }).openapi('AppointmentCreate');
 
 export const TaskUpdateSchema = z
-  .object(patchShape(fields))
+  .object(patchShape(taskFields))
   .extend({ title: title.optional(), completed: z.boolean().optional() })
   .openapi('TaskUpdate');
 

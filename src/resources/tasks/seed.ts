@@ -1,5 +1,6 @@
 import type { Profile, SeedStep } from '../../platform/family';
 import { APPOINTMENT_FOR_STAGE } from '../pipelines/seed';
+import { NEW_TASK } from './service';
 
 export const TASK_TITLES = [
   'Call homeowner about the claim number',
@@ -48,6 +49,7 @@ export const taskSeed: SeedStep = {
       const day = iso(dueMs).slice(0, 10);
       const hour = String(f.number.int({ min: 8, max: 16 })).padStart(2, '0');
       s.add('tasks', {
+        ...NEW_TASK,
         id: f.string.uuid(),
         object: 'task',
         title:

@@ -7,7 +7,13 @@ import { findContact, requireContact } from '../contacts/service';
 import { requireJob } from '../jobs/visibility';
 import { requireUser } from '../users/service';
 import { linkedContact, taskIsVisible } from './present';
-import type { Task, TaskCreate, TaskListQuery, TaskUpdate } from './schema';
+import {
+  type Task,
+  type TaskCreate,
+  type TaskListQuery,
+  type TaskUpdate,
+  taskFields,
+} from './schema';
 
 export function getTask(ctx: ServiceContext, id: string): Task {
   const task = ctx.ws.get('tasks', id);
@@ -68,27 +74,19 @@ function checkEndDate(
   }
 }
 
-const BLANK: Omit<Task, 'id' | 'object' | 'created_at' | 'updated_at'> = {
+// A new task's fields before its body: nothing known, not done, on nothing, unassigned.
+export const NEW_TASK = {
+  ...(Object.fromEntries(
+    Object.keys(taskFields).map((key) => [key === 'assigned_to' ? 'assigned_to_id' : key, null]),
+  ) as Record<Exclude<keyof typeof taskFields, 'assigned_to'> | 'assigned_to_id', null>),
   title: null,
-  description: null,
-  due_date: null,
-  end_date: null,
-  duration_minutes: null,
-  priority: null,
   completed: false,
   completed_at: null,
-  appointment_type: null,
-  outcome: null,
-  customer_reminder: null,
-  reminder_minutes: null,
-  job_id: null,
-  contact_id: null,
-  assigned_to_id: null,
-};
+} satisfies Fields;
 
 /** decisions.md: a task needs a title; an appointment without one is titled by its type. */
 export function createTask(ctx: ServiceContext, input: TaskCreate): Task {
-  const fields = { ...BLANK, ...fieldsOf(ctx, input) };
+  const fields = { ...NEW_TASK, ...fieldsOf(ctx, input) };
   if (!fields.title) {
     if (!fields.appointment_type) {
       throw new ApiError('invalid_request', 'title is required', 'title');

@@ -22,15 +22,15 @@ export const UserSchema = z
   })
   .openapi('User');
 
-export type User = Rec & {
-  object: 'user';
-  name: string;
-  email: string;
-  role: (typeof ROLES)[number];
-  phone: string | null;
-  created_at: string;
-  updated_at: string;
-};
+/** A teammate as stored: what GET shows, with their phone and when they joined. */
+export type User = Rec &
+  Omit<z.infer<typeof UserSchema>, 'id'> & {
+    object: 'user';
+    role: (typeof ROLES)[number];
+    phone: string | null;
+    created_at: string;
+    updated_at: string;
+  };
 
 declare module '../../store/collections' {
   interface WorkspaceCollections {

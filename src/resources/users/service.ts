@@ -1,16 +1,10 @@
 import type { z } from '@hono/zod-openapi';
 import type { ServiceContext } from '../../platform/context';
 import { ApiError } from '../../platform/errors';
-import { badFilter, type FilterDef, filterText } from '../../platform/family';
-import { ROLES, type User, type UserSchema } from './schema';
+import { badFilter, type FilterDef, filterText, shape } from '../../platform/family';
+import { ROLES, type User, UserSchema } from './schema';
 
-export const presentUser = (user: User): z.infer<typeof UserSchema> => ({
-  id: user.id,
-  object: 'user',
-  name: user.name,
-  email: user.email,
-  role: user.role,
-});
+export const presentUser = (user: User): z.infer<typeof UserSchema> => shape(UserSchema, user, {});
 
 /** The workspace's own team: owners first, then by role, then by name. */
 export function listUsers(ctx: ServiceContext): User[] {

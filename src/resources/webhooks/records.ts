@@ -1,4 +1,6 @@
+import type { z } from '@hono/zod-openapi';
 import type { Rec } from '../../store';
+import type { WebhookSchema } from './schema';
 
 /** A signing secret; one that is being rotated out keeps signing until `expires_at`. */
 export interface Secret {
@@ -6,24 +8,17 @@ export interface Secret {
   expires_at: string | null;
 }
 
-export type Webhook = Rec & {
-  object: 'webhook';
-  /** An event name, or `*` for every event. */
-  event: string;
-  target_url: string;
-  description: string | null;
-  /** Filter key → value; stage filters hold the stage key. */
-  filters: Record<string, string>;
-  /** The credential that subscribed: only it lists, reads and deletes the subscription. */
-  credential_id: string;
-  /** Subscriptions made by one request share a group and one secret (spec, Signature 4). */
-  group_id: string;
-  secrets: Secret[];
-  consecutive_failures: number;
-  disabled_at: string | null;
-  created_at: string;
-  updated_at: string;
-};
+/** A subscription as stored: what GET shows of it, and what only svc keeps. */
+export type Webhook = Rec &
+  Omit<z.infer<typeof WebhookSchema>, 'id'> & {
+    /** The credential that subscribed: only it lists, reads and deletes the subscription. */
+    credential_id: string;
+    /** Subscriptions made by one request share a group and one secret (spec, Signature 4). */
+    group_id: string;
+    secrets: Secret[];
+    consecutive_failures: number;
+    updated_at: string;
+  };
 
 /** The secrets that sign at `nowMs`: the current one, and rotated-out ones within their 24 hours. */
 export const validSecrets = (hook: Pick<Webhook, 'secrets'>, nowMs: number): Secret[] =>

@@ -1,28 +1,20 @@
 import type { z } from '@hono/zod-openapi';
 import type { ServiceContext } from '../../platform/context';
 import { ApiError } from '../../platform/errors';
-import { type EventCatalogue, type EventDef, WILDCARD } from '../../platform/family';
+import { type EventCatalogue, type EventDef, shape, WILDCARD } from '../../platform/family';
 import { newId, randomToken } from '../../platform/ids';
 import type { TxScope, WorkspaceCollections } from '../../store';
 import { checkFilters } from './filters';
 import { rollSecret, type Webhook } from './records';
-import type { EventDefinitionSchema, WebhookCreate, WebhookSchema } from './schema';
+import { type EventDefinitionSchema, type WebhookCreate, WebhookSchema } from './schema';
 import { checkReachable, parseTarget } from './targets';
 
 /** decisions.md: the spec does not show a maximum; svc holds 500 subscriptions a workspace. */
 export const MAX_SUBSCRIPTIONS = 500;
 export const SECRET_PREFIX = 'whsec_';
 
-export const presentWebhook = (h: Webhook): z.infer<typeof WebhookSchema> => ({
-  id: h.id,
-  object: 'webhook',
-  event: h.event,
-  target_url: h.target_url,
-  description: h.description,
-  filters: h.filters,
-  created_at: h.created_at,
-  disabled_at: h.disabled_at,
-});
+export const presentWebhook = (h: Webhook): z.infer<typeof WebhookSchema> =>
+  shape(WebhookSchema, h, {});
 
 /** spec, Authentication 4: a credential sees only the subscriptions it created. */
 const ownedBy = (ctx: ServiceContext, h: Webhook) => h.credential_id === ctx.credential.id;
