@@ -72,9 +72,12 @@ async function serve(flags: ServeFlags, hooks: Hooks): Promise<void> {
   out(
     `  data      ${flags.data}${running.created ? (flags.seed ? ' (new, seeded with a demo workspace)' : ' (new, empty)') : ''}`,
   );
+  // decisions.md, Command line: only addresses that answer (the web app at the root is not
+  // there yet); the base URL is the prefix of every /v1 path, answered with a credential.
   out(`  base URL  ${running.url}/v1`);
-  out(`  app       ${running.url}`);
-  out(`  admin     ${running.url}/__admin`);
+  out(`  OpenAPI   ${running.url}/v1/openapi.json`);
+  out(`  admin API ${running.url}/__admin/openapi.json`);
+  out(`  errors    ${running.url}/docs/errors`);
   for (const ws of demoWorkspaces(running.services)) {
     out(`  workspace ${ws.name} (${ws.id})`);
     out(`    write key  ${ws.keys.write.key}`);

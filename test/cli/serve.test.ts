@@ -153,6 +153,26 @@ describe('svc serve: the data file', () => {
   });
 });
 
+describe('svc serve: the banner', () => {
+  test('every address the banner prints answers 200; the base URL is the prefix of /v1/ping', async () => {
+    const server = await startServe(join(await tempDir(), 'data.json'));
+    const out = server.stdout();
+    const banner = out.slice(0, out.search(READY_LINE));
+    const keys = bannerKeys(out);
+    const baseUrl = /^ {2}base URL {2}(\S+)$/m.exec(banner)?.[1];
+    expect(baseUrl).toBe(`${server.url}/v1`);
+    expect((await http(`${baseUrl}/ping`, { key: keys?.write })).status).toBe(200);
+    const addresses = [...banner.matchAll(/http:\/\/\S+/g)]
+      .map(([address]) => address)
+      .filter((address) => address !== baseUrl);
+    expect(addresses.length).toBeGreaterThan(0);
+    for (const address of addresses) {
+      expect([address, (await http(address)).status]).toEqual([address, 200]);
+    }
+    expect((await server.stop()).code).toBe(0);
+  });
+});
+
 describe('svc serve: rate limit', () => {
   test('--rate-limit 2: the third request with one key within a minute is 429 with Retry-After', async () => {
     const server = await startServe(join(await tempDir(), 'data.json'), ['--rate-limit', '2']);
