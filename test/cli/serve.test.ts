@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { encodeGroup } from '../../src/store/journal';
@@ -138,6 +140,22 @@ describe('svc serve: the data file', () => {
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain(`${data}.journal`);
     expect(await readFile(`${data}.journal`)).toEqual(journal);
+  });
+
+  test('svc serve on a port in use exits 1 with one line and creates no data file', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const dir = await tempDir();
+      const run = await runSvc(['serve', '--port', String(port), '--data', join(dir, 'new.json')]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toBe(`svc: port ${port} is already in use on 127.0.0.1\n`);
+      expect(run.stdout).toBe('');
+      expect(await readdir(dir)).toEqual([]);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
   });
 
   test('a second svc serve on a data file already served exits non-zero naming it', async () => {
