@@ -23,6 +23,12 @@ export interface RunningServer {
   services: Services;
   /** True when this start created the data file (and seeded it, unless --no-seed). */
   created: boolean;
+  /**
+   * Store transactions committed since this start, whatever made them (an API or control-API
+   * write, an idempotency record, a delivery attempt logged, a purge): one a commit, counted by
+   * the store's sequence number. Once close() resolves, every one of them is on disk.
+   */
+  writes(): number;
   close(): Promise<void>;
 }
 
@@ -44,6 +50,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     await bound.close();
     throw err;
   }
+  const firstSeq = store.seq;
   const [requestLogFile] = requestLogFiles(opts.data);
   const services = createServices(store, opts.config, requestLogFile);
   const app = createApp(services);
@@ -79,7 +86,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     })();
     return closing;
   };
-  return { url, services, created: fresh, close };
+  return { url, services, created: fresh, writes: () => store.seq - firstSeq, close };
 }
 
 type Fetch = Parameters<typeof serve>[0]['fetch'];

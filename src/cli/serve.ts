@@ -90,7 +90,12 @@ async function serve(flags: ServeFlags, hooks: Hooks): Promise<void> {
       process.exit(1);
     }
     running.close().then(
-      () => process.exit(0),
+      () => {
+        // decisions.md, Command line: the count is of commits since start, all on disk by now
+        const writes = running.writes();
+        out(`svc stopped: ${writes} ${writes === 1 ? 'write' : 'writes'} flushed`);
+        process.exit(0);
+      },
       (err: Error) => {
         process.stderr.write(`svc: shutting down failed: ${err.message}\n`);
         process.exit(1);

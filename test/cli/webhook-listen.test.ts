@@ -77,11 +77,12 @@ function until<T>(
 const childless = { exitCode: null, signalCode: null } as unknown as ChildProcess;
 
 function stopChild(child: ChildProcess, signal: NodeJS.Signals): Promise<Exit> {
+  // 'close', not 'exit': what it printed on the way out is in stdout() by then
   const exited = new Promise<Exit>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) {
       resolve({ code: child.exitCode, signal: child.signalCode });
     } else {
-      child.once('exit', (code, sig) => resolve({ code, signal: sig }));
+      child.once('close', (code, sig) => resolve({ code, signal: sig }));
     }
   });
   child.kill(signal);
@@ -278,6 +279,29 @@ describe('svc webhook listen --secret', () => {
     expect(res.ms).toBeGreaterThanOrEqual(390);
     expect(res.ms).toBeLessThan(5000);
     await listener.stop();
+  });
+
+  test.each(['SIGINT', 'SIGTERM'] as const)(
+    '%s ends it with one line counting the deliveries received, rejected and duplicate ones too',
+    async (signal) => {
+      const listener = await startListen(['--secret', SECRET]);
+      const first = await send(listener.url);
+      await send(listener.url, { eventId: first.eventId, attempt: 2 });
+      await send(listener.url, { secrets: ['whsec_wrong'] });
+      await listener.waitFor(line('bad signature', 400));
+      expect(await listener.stop(signal)).toEqual({ code: 0, signal: null });
+      expect(listener.stdout()).toMatch(
+        /, answered 400\nsvc webhook listen stopped: 3 deliveries received\n$/,
+      );
+    },
+  );
+
+  test('SIGTERM with nothing received says 0 deliveries', async () => {
+    const listener = await startListen(['--secret', SECRET]);
+    expect(await listener.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+    expect(listener.stdout()).toMatch(
+      /\nsvc webhook listen on \S+\nsvc webhook listen stopped: 0 deliveries received\n$/,
+    );
   });
 
   test('SIGINT or SIGTERM stops it with exit 0 and frees the port', async () => {
