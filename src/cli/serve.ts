@@ -78,6 +78,13 @@ async function serve(flags: ServeFlags, hooks: Hooks): Promise<void> {
   out(`  OpenAPI   ${running.url}/v1/openapi.json`);
   out(`  admin API ${running.url}/__admin/openapi.json`);
   out(`  errors    ${running.url}/docs/errors`);
+  if (flags.allowLocalTargets) {
+    // decisions.md, Command line: a run that departs from the real service says so
+    out(
+      '  webhooks  targets may be http: and loopback or private addresses' +
+        ' (--allow-local-targets; the real service refuses them)',
+    );
+  }
   for (const ws of demoWorkspaces(running.services)) {
     out(`  workspace ${ws.name} (${ws.id})`);
     out(`    write key  ${ws.keys.write.key}`);

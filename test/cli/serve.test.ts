@@ -189,6 +189,20 @@ describe('svc serve: the banner', () => {
     }
     expect((await server.stop()).code).toBe(0);
   });
+
+  test('--allow-local-targets adds one banner line: webhook targets may be http: and local, which the real service refuses', async () => {
+    const dir = await tempDir();
+    const allowed = await startServe(join(dir, 'a.json'), ['--allow-local-targets']);
+    expect(allowed.stdout()).toContain(
+      '\n  webhooks  targets may be http: and loopback or private addresses' +
+        ' (--allow-local-targets; the real service refuses them)\n',
+    );
+    expect((await allowed.stop()).code).toBe(0);
+
+    const faithful = await startServe(join(dir, 'f.json'));
+    expect(faithful.stdout()).not.toMatch(/^ {2}webhooks /m);
+    expect((await faithful.stop()).code).toBe(0);
+  });
 });
 
 describe('svc serve: rate limit', () => {
