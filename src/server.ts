@@ -23,29 +23,38 @@ export interface RunningServer {
   rt: Runtime;
   /** True when this start created the data file (and seeded it, unless --no-seed). */
   created: boolean;
+  /**
+   * Store transactions committed since this start, whatever made them (an API or control-API
+   * write, an idempotency record, a delivery attempt logged, a purge): one a commit, counted by
+   * the store's sequence number. Once close() resolves, every one of them is on disk.
+   */
+  writes(): number;
   close(): Promise<void>;
 }
 
 export const DEFAULT_SEED = 1;
 
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
+  // decisions.md, Command line: the port is bound before the data file is touched, so a port in
+  // use leaves no new (seeded) data file behind.
+  const bound = await bind(opts.port, opts.host);
+  let store: Store;
   // A store killed before its first compaction lives only in its journal: that is not missing.
   const fresh = !storeFiles(opts.data).some((file) => existsSync(file));
-  if (fresh && opts.seed) {
-    await seedDataFile(opts.data, { seed: DEFAULT_SEED, profile: 'demo' });
+  try {
+    if (fresh && opts.seed) {
+      await seedDataFile(opts.data, { seed: DEFAULT_SEED, profile: 'demo' });
+    }
+    ({ store } = await Store.open(opts.data));
+  } catch (err) {
+    await bound.close();
+    throw err;
   }
-  const { store } = await Store.open(opts.data);
+  const firstSeq = store.seq;
   const [requestLogFile] = requestLogFiles(opts.data);
   const rt = createRuntime(store, opts.config, requestLogFile);
   const app = createApp(rt);
-
-  let server: Server;
-  try {
-    server = await listen(app.fetch, opts.port, opts.host);
-  } catch (err) {
-    await store.close();
-    throw err;
-  }
+  const server = bound.serve(app.fetch);
   const { port } = server.address() as AddressInfo;
   const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   const url = `http://${host}:${port}`;
@@ -77,14 +86,41 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     })();
     return closing;
   };
-  return { url, rt, created: fresh, close };
+  return { url, rt, created: fresh, writes: () => store.seq - firstSeq, close };
 }
 
-function listen(
-  fetch: (req: Request) => Response | Promise<Response>,
-  port: number,
-  hostname: string,
-): Promise<Server> {
+type Fetch = Parameters<typeof serve>[0]['fetch'];
+
+interface Bound {
+  /** Hands requests to the app from now on; those that came early get it too. */
+  serve(app: Fetch): Server;
+  /** Gives the port back when the start fails. */
+  close(): Promise<void>;
+}
+
+/** Binds the port at once; a request that arrives before the app is built waits for it. */
+async function bind(port: number, hostname: string): Promise<Bound> {
+  let ready: (app: Fetch) => void = () => {};
+  const built = new Promise<Fetch>((resolve) => {
+    ready = resolve;
+  });
+  let handle: Fetch = async (req, env) => (await built)(req, env);
+  const server = await listen((req, env) => handle(req, env), port, hostname);
+  return {
+    serve(app) {
+      handle = app;
+      ready(app);
+      return server;
+    },
+    close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections(); // early requests would wait for an app that never comes
+      return closed;
+    },
+  };
+}
+
+function listen(fetch: Fetch, port: number, hostname: string): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch, port, hostname }) as Server;
     server.once('listening', () => resolve(server));

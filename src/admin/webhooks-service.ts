@@ -9,7 +9,8 @@ import { newId, randomToken } from '../platform/ids';
 import { ROTATION_OVERLAP_MS, rollSecret, type Webhook } from '../resources/webhooks/records';
 import { SECRET_PREFIX } from '../resources/webhooks/service';
 import type { Runtime } from '../runtime';
-import type { WorkspaceCollections } from '../store';
+import type { Position, WorkspaceCollections } from '../store';
+import type { Page } from './paging';
 
 // What the workspace settings let owners and admins do with a subscription (spec, Receiver
 // responses: view the delivery log, resend, send a signed test, rotate the secret, re-enable).
@@ -37,39 +38,68 @@ export function findWebhook(rt: Runtime, id: string): Found<Webhook> {
   return found;
 }
 
-/** Records of one collection across workspaces (or of one), newest first, with their workspace. */
+/**
+ * A page of one collection across workspaces (or of one), newest first, with their workspace:
+ * each workspace's own page after `after`, merged, so no more than `limit` a workspace is read.
+ */
 function across<K extends 'webhooks' | 'notifications'>(
   rt: Runtime,
   coll: K,
   workspaceId: string | undefined,
-): Found<WorkspaceCollections[K]>[] {
+  after: Position | undefined,
+  limit: number,
+): Page<Found<WorkspaceCollections[K]>> {
   const out: Found<WorkspaceCollections[K]>[] = [];
+  let more = false;
   for (const ws of rt.store.global.values('workspaces')) {
     if (workspaceId === undefined || ws.id === workspaceId) {
-      for (const record of rt.store.workspace(ws.id).values(coll)) {
+      const page = rt.store.workspace(ws.id).scan(coll, { after, limit });
+      more ||= page.hasMore;
+      for (const record of page.items) {
         out.push({ workspaceId: ws.id, record });
       }
     }
   }
-  return out.sort((a, b) => b.record.created_at.localeCompare(a.record.created_at));
+  out.sort((a, b) => newestFirst(a.record, b.record));
+  return { items: out.slice(0, limit), hasMore: more || out.length > limit };
 }
 
-export const listAllWebhooks = (rt: Runtime, workspaceId?: string): Found<Webhook>[] =>
-  across(rt, 'webhooks', workspaceId);
+/** The store's own order, created_at then id, compared as it compares them, newest first. */
+const newestFirst = (
+  a: { created_at: string; id: string },
+  b: { created_at: string; id: string },
+) => compare(b.created_at, a.created_at) || compare(b.id, a.id);
+const compare = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
 
-export const notifications = (rt: Runtime, workspaceId?: string): Found<Notification>[] =>
-  across(rt, 'notifications', workspaceId);
+export const listAllWebhooks = (
+  rt: Runtime,
+  workspaceId: string | undefined,
+  after: Position | undefined,
+  limit: number,
+): Page<Found<Webhook>> => across(rt, 'webhooks', workspaceId, after, limit);
 
-const newestFirst = (a: Delivery, b: Delivery) =>
-  b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id);
+export const notifications = (
+  rt: Runtime,
+  workspaceId: string | undefined,
+  after: Position | undefined,
+  limit: number,
+): Page<Found<Notification>> => across(rt, 'notifications', workspaceId, after, limit);
 
-/** The log of a subscription, newest first; it outlives a deleted subscription. */
-export function deliveryLog(rt: Runtime, webhookId: string): Delivery[] {
+/** A page of the log of a subscription, newest first; the log outlives a deleted subscription. */
+export function deliveryLog(
+  rt: Runtime,
+  webhookId: string,
+  after: Position | undefined,
+  limit: number,
+): Page<Delivery> {
+  const mine = (d: Delivery) => d.webhook_id === webhookId;
   for (const ws of rt.store.global.values('workspaces')) {
     const scoped = rt.store.workspace(ws.id);
-    const log = [...scoped.values('deliveries')].filter((d) => d.webhook_id === webhookId);
-    if (log.length > 0 || scoped.get('webhooks', webhookId)) {
-      return log.sort(newestFirst);
+    const here =
+      scoped.get('webhooks', webhookId) !== undefined ||
+      scoped.scan('deliveries', { where: mine, limit: 1 }).items.length > 0;
+    if (here) {
+      return scoped.scan('deliveries', { after, where: mine, limit });
     }
   }
   throw new ApiError('not_found', 'no such webhook');

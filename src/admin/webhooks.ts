@@ -3,13 +3,13 @@ import type { Delivery } from '../deliveries/records';
 import type { AppEnv } from '../platform/context';
 import { adminWriteErrors, errorResponses, jsonResponse } from '../platform/openapi/responses';
 import { listOf, timestamp } from '../platform/openapi/schemas';
-import { wholeList } from '../platform/paging';
 import { uuidInput } from '../resources/common/fields';
 import { byId, recordId } from '../resources/common/routing';
 import { validSecrets, type Webhook } from '../resources/webhooks/records';
 import { WebhookSchema } from '../resources/webhooks/schema';
 import { presentWebhook } from '../resources/webhooks/service';
 import type { Runtime } from '../runtime';
+import { adminPage, adminPaging, positionOf } from './paging';
 import {
   deliveryLog,
   enable,
@@ -74,7 +74,7 @@ const RotatedSchema = z
   })
   .openapi('AdminRotatedSecret');
 
-const byWorkspace = z.object({ workspace_id: uuidInput().optional() });
+const byWorkspace = z.object({ workspace_id: uuidInput().optional(), ...adminPaging });
 
 const presentAdmin = (workspaceId: string, h: Webhook, nowMs: number) => ({
   ...presentWebhook(h),
@@ -105,7 +105,7 @@ const routes = {
   list: createRoute({
     method: 'get',
     path: '/webhooks',
-    summary: 'Every webhook subscription, newest first (optionally of one workspace)',
+    summary: 'The webhook subscriptions, newest first (optionally of one workspace); paged',
     request: { query: byWorkspace },
     responses: {
       200: jsonResponse(listOf(AdminWebhookSchema, 'AdminWebhookList'), 'Subscriptions'),
@@ -115,8 +115,9 @@ const routes = {
   deliveries: createRoute({
     method: 'get',
     path: '/webhooks/{id}/deliveries',
-    summary: 'The delivery log of a subscription, newest first, every attempt with it',
+    summary: 'The delivery log of a subscription, newest first, every attempt with it; paged',
     ...byId,
+    request: { query: z.object(adminPaging) },
     responses: {
       200: jsonResponse(listOf(DeliverySchema, 'AdminDeliveryList'), 'The delivery log'),
       ...notFound,
@@ -178,7 +179,7 @@ const routes = {
     method: 'get',
     path: '/notifications',
     summary:
-      "What the workspace's owners and admins were told (a webhook switched off), newest first",
+      "What the workspace's owners and admins were told (a webhook switched off), newest first; paged",
     request: { query: byWorkspace },
     responses: {
       200: jsonResponse(listOf(NotificationSchema, 'AdminNotificationList'), 'Notifications'),
@@ -190,19 +191,31 @@ const routes = {
 export function webhookAdmin(rt: Runtime) {
   const now = () => rt.clock.nowMs();
   return new OpenAPIHono<AppEnv>()
-    .openapi(routes.list, (c) =>
-      c.json(
-        wholeList(
-          listAllWebhooks(rt, c.req.valid('query').workspace_id).map((f) =>
-            presentAdmin(f.workspaceId, f.record, now()),
-          ),
-        ),
-        200,
-      ),
-    )
-    .openapi(routes.deliveries, (c) =>
-      c.json(wholeList(deliveryLog(rt, recordId(c)).map(presentDelivery)), 200),
-    )
+    .openapi(routes.list, (c) => {
+      const q = c.req.valid('query');
+      const body = adminPage(
+        rt,
+        'webhooks',
+        q,
+        (after) => listAllWebhooks(rt, q.workspace_id, after, q.limit),
+        (f) => positionOf(f.record),
+        (f) => presentAdmin(f.workspaceId, f.record, now()),
+      );
+      return c.json(body, 200);
+    })
+    .openapi(routes.deliveries, (c) => {
+      const q = c.req.valid('query');
+      const id = recordId(c);
+      const body = adminPage(
+        rt,
+        `webhooks/${id}/deliveries`,
+        q,
+        (after) => deliveryLog(rt, id, after, q.limit),
+        positionOf,
+        presentDelivery,
+      );
+      return c.json(body, 200);
+    })
     .openapi(routes.resend, async (c) =>
       c.json(presentDelivery(await resend(rt, rt.deliveries, recordId(c))), 200),
     )
@@ -228,15 +241,16 @@ export function webhookAdmin(rt: Runtime) {
       const { workspaceId, record } = enable(rt, recordId(c));
       return c.json(presentAdmin(workspaceId, record, now()), 200);
     })
-    .openapi(routes.notifications, (c) =>
-      c.json(
-        wholeList(
-          notifications(rt, c.req.valid('query').workspace_id).map((f) => ({
-            ...f.record,
-            workspace_id: f.workspaceId,
-          })),
-        ),
-        200,
-      ),
-    );
+    .openapi(routes.notifications, (c) => {
+      const q = c.req.valid('query');
+      const body = adminPage(
+        rt,
+        'notifications',
+        q,
+        (after) => notifications(rt, q.workspace_id, after, q.limit),
+        (f) => positionOf(f.record),
+        (f) => ({ ...f.record, workspace_id: f.workspaceId }),
+      );
+      return c.json(body, 200);
+    });
 }

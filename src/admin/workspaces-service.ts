@@ -6,6 +6,8 @@ import { disableWebhooksOf } from '../resources/webhooks/service';
 import type { Runtime } from '../runtime';
 import { generate, insertWorkspace, type KeyPair } from '../seed';
 import { withFreshIds } from '../seed/remap';
+import type { Position } from '../store';
+import { type Page, pageInOrder } from './paging';
 import type { AdminKeySchema, AdminWorkspaceSchema } from './schemas';
 
 export const presentKey = (key: ApiKey): z.infer<typeof AdminKeySchema> => ({
@@ -33,9 +35,16 @@ export function presentWorkspace(rt: Runtime, ws: Workspace): z.infer<typeof Adm
   };
 }
 
-/** In the order they were made (the store keeps insertion order, across restarts too). */
-export function listWorkspaces(rt: Runtime): Workspace[] {
-  return [...rt.store.global.values('workspaces')];
+/**
+ * A page of the workspaces in the order they were made (the store keeps insertion order, across
+ * restarts too), after the one at `after`.
+ */
+export function listWorkspaces(
+  rt: Runtime,
+  after: Position | undefined,
+  limit: number,
+): Page<Workspace> {
+  return pageInOrder([...rt.store.global.values('workspaces')], after, limit);
 }
 
 export function getWorkspace(rt: Runtime, id: string): Workspace {

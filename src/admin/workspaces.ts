@@ -2,9 +2,9 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppEnv } from '../platform/context';
 import { adminWriteErrors, errorResponses, jsonResponse } from '../platform/openapi/responses';
 import { listOf } from '../platform/openapi/schemas';
-import { wholeList } from '../platform/paging';
 import { byId, jsonBody, recordId } from '../resources/common/routing';
 import type { Runtime } from '../runtime';
+import { adminPage, adminPaging, positionOf } from './paging';
 import { AdminKeySchema, AdminWorkspaceSchema, CreatedWorkspaceSchema } from './schemas';
 import {
   createKey,
@@ -45,9 +45,11 @@ const create = createRoute({
 const list = createRoute({
   method: 'get',
   path: '/workspaces',
-  summary: 'Every workspace, oldest first, with its keys (never the keys themselves)',
+  summary: 'The workspaces, oldest first, with their keys (never the keys themselves); paged',
+  request: { query: z.object(adminPaging) },
   responses: {
     200: jsonResponse(listOf(AdminWorkspaceSchema, 'AdminWorkspaceList'), 'Workspaces'),
+    ...errorResponses('invalid_request'),
   },
 });
 
@@ -109,9 +111,18 @@ const revoke = createRoute({
 export function workspaceAdmin(rt: Runtime) {
   return new OpenAPIHono<AppEnv>()
     .openapi(create, async (c) => c.json(await createWorkspace(rt, c.req.valid('json')), 201))
-    .openapi(list, (c) =>
-      c.json(wholeList(listWorkspaces(rt).map((ws) => presentWorkspace(rt, ws))), 200),
-    )
+    .openapi(list, (c) => {
+      const q = c.req.valid('query');
+      const body = adminPage(
+        rt,
+        'workspaces',
+        q,
+        (after) => listWorkspaces(rt, after, q.limit),
+        positionOf,
+        (ws) => presentWorkspace(rt, ws),
+      );
+      return c.json(body, 200);
+    })
     .openapi(getOne, (c) => c.json(presentWorkspace(rt, getWorkspace(rt, recordId(c))), 200))
     .openapi(patch, (c) => {
       const ws = setSubscription(rt, recordId(c), c.req.valid('json').subscription_active);

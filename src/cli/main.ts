@@ -27,6 +27,13 @@ export async function main(argv: string[], hooks: Hooks = {}): Promise<void> {
     command.exitOverride();
   }
   try {
+    const unknown = unknownCommand(program, argv.slice(2));
+    if (unknown) {
+      program.error(`error: unknown command '${unknown.name}' (see ${unknown.help})`, {
+        exitCode: 2,
+        code: 'commander.unknownCommand',
+      });
+    }
     await program.parseAsync(argv);
   } catch (err) {
     if (err instanceof CommanderError) {
@@ -35,4 +42,39 @@ export async function main(argv: string[], hooks: Hooks = {}): Promise<void> {
     }
     throw err;
   }
+}
+
+/**
+ * The first word of `args` that names no command where a command is expected, with the help to
+ * read instead. Checked before commander parses: commander answers `svc replay --help` with the
+ * parent's help and exit 0, which hides that the command does not exist. Only commands with
+ * subcommands are looked into; their options (-h, -v) take no values, so the first word not
+ * starting with '-' is the command.
+ */
+function unknownCommand(
+  program: Command,
+  args: string[],
+): { name: string; help: string } | undefined {
+  let command = program;
+  const path: string[] = [];
+  const words = args.filter((arg) => !arg.startsWith('-'));
+  for (let i = 0; i < words.length && command.commands.length > 0; i++) {
+    const word = words[i] as string;
+    // `svc help <command>`: commander's help command takes one name, of this level's commands
+    const named = word === 'help' ? words[i + 1] : word;
+    const next = named === undefined ? command : findCommand(command, named);
+    if (!next) {
+      return { name: [...path, named].join(' '), help: ['svc', ...path, '--help'].join(' ') };
+    }
+    if (word === 'help') {
+      return undefined;
+    }
+    command = next;
+    path.push(word);
+  }
+  return undefined;
+}
+
+function findCommand(parent: Command, name: string): Command | undefined {
+  return parent.commands.find((c) => c.name() === name || c.aliases().includes(name));
 }

@@ -76,9 +76,19 @@ async function serve(flags: ServeFlags, hooks: Hooks): Promise<void> {
   out(
     `  data      ${flags.data}${running.created ? (flags.seed ? ' (new, seeded with a demo workspace)' : ' (new, empty)') : ''}`,
   );
+  // decisions.md, Command line: only addresses that answer (the web app at the root is not
+  // there yet); the base URL is the prefix of every /v1 path, answered with a credential.
   out(`  base URL  ${running.url}/v1`);
-  out(`  app       ${running.url}`);
-  out(`  admin     ${running.url}/__admin`);
+  out(`  OpenAPI   ${running.url}/v1/openapi.json`);
+  out(`  admin API ${running.url}/__admin/openapi.json`);
+  out(`  errors    ${running.url}/docs/errors`);
+  if (flags.allowLocalTargets) {
+    // decisions.md, Command line: a run that departs from the real service says so
+    out(
+      '  webhooks  targets may be http: and loopback or private addresses' +
+        ' (--allow-local-targets; the real service refuses them)',
+    );
+  }
   for (const ws of demoWorkspaces(running.rt)) {
     out(`  workspace ${ws.name} (${ws.id})`);
     out(`    write key  ${ws.keys.write.key}`);
@@ -91,7 +101,12 @@ async function serve(flags: ServeFlags, hooks: Hooks): Promise<void> {
       process.exit(1);
     }
     running.close().then(
-      () => process.exit(0),
+      () => {
+        // decisions.md, Command line: the count is of commits since start, all on disk by now
+        const writes = running.writes();
+        out(`svc stopped: ${writes} ${writes === 1 ? 'write' : 'writes'} flushed`);
+        process.exit(0);
+      },
       (err: Error) => {
         process.stderr.write(`svc: shutting down failed: ${err.message}\n`);
         process.exit(1);

@@ -122,7 +122,11 @@ async function run(flags: ListenFlags): Promise<void> {
       process.exit(1);
     }
     listening.stop().then(
-      (clean) => process.exit(clean ? 0 : 1),
+      (clean) => {
+        const n = listening.received();
+        out(`svc webhook listen stopped: ${n} ${n === 1 ? 'delivery' : 'deliveries'} received`);
+        process.exit(clean ? 0 : 1);
+      },
       (err: Error) => {
         warn(`stopping failed: ${err.message}`);
         process.exit(1);

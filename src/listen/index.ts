@@ -26,6 +26,8 @@ export interface ListenConfig {
 
 export interface Listening {
   url: string;
+  /** Deliveries received since start, rejected and duplicate ones included. */
+  received(): number;
   /** Deletes the subscriptions it made, then stops; false when something could not be undone. */
   stop(): Promise<boolean>;
 }
@@ -69,7 +71,11 @@ export async function listen(config: ListenConfig): Promise<Listening> {
     secrets.push(made.secret);
   }
   printBanner(config, verify, running.url, made);
-  return { url: running.url, stop: () => stop(running, recorder, made, config.warn) };
+  return {
+    url: running.url,
+    received: () => running.received(),
+    stop: () => stop(running, recorder, made, config.warn),
+  };
 }
 
 /** The subscriptions this listener made, deleted when it stops. */

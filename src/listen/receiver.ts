@@ -97,7 +97,19 @@ export function deliveryHeaders(
   return picked;
 }
 
-/** `12:04:05 job.stage_changed 7b0c…a11 attempt 2 ok 200`: one line a delivery. */
+// What the printed line calls each verdict: words a reader gets without the README. The record
+// (--record) keeps the verdict's own name, for programs.
+const said: Record<Verdict, string> = {
+  ok: 'verified',
+  unverified: 'unverified',
+  duplicate: 'duplicate',
+  'missing-signature': 'missing signature',
+  'malformed-signature': 'malformed signature',
+  'bad-signature': 'bad signature',
+  'stale-timestamp': 'stale timestamp',
+};
+
+/** `12:04:05 job.stage_changed 7b0c…a11 attempt 2 verified, answered 200`: one line a delivery. */
 export function formatLine(outcome: Outcome, at: Date): string {
   const time = at.toTimeString().slice(0, 8);
   const parts = [
@@ -105,11 +117,10 @@ export function formatLine(outcome: Outcome, at: Date): string {
     printable(outcome.event ?? '-'),
     printable(shorten(outcome.recordId ?? '-')),
     `attempt ${printable(outcome.attempt ?? '?')}`,
-    outcome.verdict,
-    String(outcome.status),
+    `${said[outcome.verdict]}, answered ${outcome.status}`,
   ];
   if (outcome.test) {
-    parts.push('test');
+    parts.push('(test send)');
   }
   return parts.join(' ');
 }

@@ -22,6 +22,8 @@ export interface RunningListener {
   /** http://HOST:PORT, with the port actually bound. */
   url: string;
   port: number;
+  /** Deliveries received so far: each POST that got a verdict and a line, rejected ones too. */
+  received(): number;
   /** Stops accepting, answers deliveries still waiting out --delay at once, ends forwards. */
   close(): Promise<void>;
 }
@@ -31,8 +33,16 @@ const MAX_BODY_BYTES = 10 * 1024 * 1024;
 export async function startListener(options: ListenerOptions): Promise<RunningListener> {
   const stopping = new AbortController();
   const forwards = new Set<Promise<void>>();
+  let received = 0;
+  const counted = {
+    ...options,
+    receive: (delivery: Delivery, nowMs: number) => {
+      received += 1;
+      return options.receive(delivery, nowMs);
+    },
+  };
   const server = createServer((req, res) => {
-    handle(req, res, options, stopping.signal, forwards).catch((err: Error) => {
+    handle(req, res, counted, stopping.signal, forwards).catch((err: Error) => {
       options.warn(`warning: answering a delivery failed: ${err.message}`);
       if (!res.headersSent) {
         res.writeHead(500).end();
@@ -50,6 +60,7 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
   return {
     url: `http://${hostForUrl(options.host)}:${port}`,
     port,
+    received: () => received,
     async close() {
       stopping.abort();
       await new Promise<void>((resolve) => {

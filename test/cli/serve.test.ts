@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { encodeGroup } from '../../src/store/journal';
@@ -140,6 +142,22 @@ describe('svc serve: the data file', () => {
     expect(await readFile(`${data}.journal`)).toEqual(journal);
   });
 
+  test('svc serve on a port in use exits 1 with one line and creates no data file', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const dir = await tempDir();
+      const run = await runSvc(['serve', '--port', String(port), '--data', join(dir, 'new.json')]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toBe(`svc: port ${port} is already in use on 127.0.0.1\n`);
+      expect(run.stdout).toBe('');
+      expect(await readdir(dir)).toEqual([]);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+
   test('a second svc serve on a data file already served exits non-zero naming it', async () => {
     const data = join(await tempDir(), 'data.json');
     const server = await startServe(data, ['--no-seed']);
@@ -150,6 +168,40 @@ describe('svc serve: the data file', () => {
     // and the first server is unharmed
     expect((await http(`${server.url}/__admin/workspaces`)).status).toBe(200);
     expect((await server.stop()).code).toBe(0);
+  });
+});
+
+describe('svc serve: the banner', () => {
+  test('every address the banner prints answers 200; the base URL is the prefix of /v1/ping', async () => {
+    const server = await startServe(join(await tempDir(), 'data.json'));
+    const out = server.stdout();
+    const banner = out.slice(0, out.search(READY_LINE));
+    const keys = bannerKeys(out);
+    const baseUrl = /^ {2}base URL {2}(\S+)$/m.exec(banner)?.[1];
+    expect(baseUrl).toBe(`${server.url}/v1`);
+    expect((await http(`${baseUrl}/ping`, { key: keys?.write })).status).toBe(200);
+    const addresses = [...banner.matchAll(/http:\/\/\S+/g)]
+      .map(([address]) => address)
+      .filter((address) => address !== baseUrl);
+    expect(addresses.length).toBeGreaterThan(0);
+    for (const address of addresses) {
+      expect([address, (await http(address)).status]).toEqual([address, 200]);
+    }
+    expect((await server.stop()).code).toBe(0);
+  });
+
+  test('--allow-local-targets adds one banner line: webhook targets may be http: and local, which the real service refuses', async () => {
+    const dir = await tempDir();
+    const allowed = await startServe(join(dir, 'a.json'), ['--allow-local-targets']);
+    expect(allowed.stdout()).toContain(
+      '\n  webhooks  targets may be http: and loopback or private addresses' +
+        ' (--allow-local-targets; the real service refuses them)\n',
+    );
+    expect((await allowed.stop()).code).toBe(0);
+
+    const faithful = await startServe(join(dir, 'f.json'));
+    expect(faithful.stdout()).not.toMatch(/^ {2}webhooks /m);
+    expect((await faithful.stop()).code).toBe(0);
   });
 });
 

@@ -50,6 +50,26 @@ describe('shutdown', () => {
     },
   );
 
+  test.each(['SIGTERM', 'SIGINT'] as const)(
+    '%s: svc serve ends with one line counting the writes committed since it started',
+    async (signal) => {
+      const data = join(await tempDir(), 'data.json');
+      const first = await startServe(data);
+      const wsId = await demoWorkspace(first);
+      for (let i = 0; i < 3; i++) {
+        expect((await newKey(first, wsId)).status).toBe(201);
+      }
+      expect(await first.stop(signal)).toEqual({ code: 0, signal: null });
+      expect(first.stdout()).toMatch(/\nsvc listening on \S+\nsvc stopped: 3 writes flushed\n$/);
+      expect(first.stderr()).toBe('');
+
+      // since this start, not since the file began: a run that wrote nothing says 0
+      const second = await startServe(data);
+      expect(await second.stop(signal)).toEqual({ code: 0, signal: null });
+      expect(second.stdout()).toMatch(/\nsvc stopped: 0 writes flushed\n$/);
+    },
+  );
+
   test('SIGTERM the moment the ready line appears exits 0, even while the code cache is written', async () => {
     // A copy of the install without dist/svc.cjs.cache: svc writes the cache right after it is
     // ready, the slowest moment for a signal to arrive.

@@ -71,3 +71,45 @@ describe('usage errors', () => {
     expect(await readdir(cwd)).toEqual([]);
   });
 });
+
+describe('unknown commands', () => {
+  test.each([
+    [['replay'], 'replay', 'svc --help'],
+    [['replay', '--help'], 'replay', 'svc --help'],
+    [['scenario', '--help'], 'scenario', 'svc --help'],
+    [['scenario', 'run'], 'scenario', 'svc --help'],
+    [['scenario', 'run', '--help'], 'scenario', 'svc --help'],
+    [['nope'], 'nope', 'svc --help'],
+    [['nope', '-h'], 'nope', 'svc --help'],
+    [['help', 'replay'], 'replay', 'svc --help'],
+    [['webhook', 'nope'], 'webhook nope', 'svc webhook --help'],
+    [['webhook', 'nope', '--help'], 'webhook nope', 'svc webhook --help'],
+  ])(
+    'svc %j is one line naming the command and pointing at --help, exit 2',
+    async (args, name, hint) => {
+      const cwd = await tempDir();
+      const run = await runSvc(args, { cwd });
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(/^[^\n]+\n$/);
+      expect(run.stderr).toContain(`unknown command '${name}'`);
+      expect(run.stderr).toContain(hint);
+      expect(await readdir(cwd)).toEqual([]);
+    },
+  );
+
+  test.each([
+    [['--help']],
+    [['help']],
+    [['help', 'serve']],
+    [['serve', '--help']],
+    [['webhook', '--help']],
+    [['webhook', 'listen', '--help']],
+    [['help', 'webhook']],
+  ])('svc %j still prints help and exits 0', async (args) => {
+    const run = await runSvc(args);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^Usage: svc/);
+    expect(run.stderr).toBe('');
+  });
+});

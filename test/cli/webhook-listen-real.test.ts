@@ -103,9 +103,9 @@ test('a real listener verifies what a real svc serve signs, and its subscription
     body: { name: 'Listened roof', address: '3 Elm St' },
   });
   expect(job.status).toBe(201);
-  // `ok 200`: the signature checked out against the secret the subscription returned.
+  // `verified`: the signature checked out against the secret the subscription returned.
   const line = new RegExp(
-    `^\\d\\d:\\d\\d:\\d\\d job\\.created ${shortId(job.body.id)} attempt 1 ok 200$`,
+    `^\\d\\d:\\d\\d:\\d\\d job\\.created ${shortId(job.body.id)} attempt 1 verified, answered 200$`,
     'm',
   );
   await printed(listener, out.stdout, line);

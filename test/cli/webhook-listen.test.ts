@@ -77,11 +77,12 @@ function until<T>(
 const childless = { exitCode: null, signalCode: null } as unknown as ChildProcess;
 
 function stopChild(child: ChildProcess, signal: NodeJS.Signals): Promise<Exit> {
+  // 'close', not 'exit': what it printed on the way out is in stdout() by then
   const exited = new Promise<Exit>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) {
       resolve({ code: child.exitCode, signal: child.signalCode });
     } else {
-      child.once('exit', (code, sig) => resolve({ code, signal: sig }));
+      child.once('close', (code, sig) => resolve({ code, signal: sig }));
     }
   });
   child.kill(signal);
@@ -178,25 +179,28 @@ async function fakeSvc(): Promise<FakeSvc> {
   return svc;
 }
 
-const line = (verdict: string, status: number, attempt = 1) =>
-  new RegExp(`^${TIME} job\\.stage_changed 7b0c…a11 attempt ${attempt} ${verdict} ${status}$`, 'm');
+const line = (said: string, status: number, attempt = 1) =>
+  new RegExp(
+    `^${TIME} job\\.stage_changed 7b0c…a11 attempt ${attempt} ${said}, answered ${status}$`,
+    'm',
+  );
 
 describe('svc webhook listen --secret', () => {
-  test('a delivery signed with the secret is answered 200 and printed as one ok line', async () => {
+  test('a delivery signed with the secret is answered 200 and printed as one line: verified, answered 200', async () => {
     const listener = await startListen(['--secret', SECRET]);
     expect(listener.stdout()).toContain('  secret     from --secret\n');
     const res = await send(listener.url, { attempt: 2 });
     expect(res.status).toBe(200);
-    await listener.waitFor(line('ok', 200, 2));
+    await listener.waitFor(line('verified', 200, 2));
     expect((await listener.stop()).code).toBe(0);
   });
 
   test.each([
-    ['signed with another secret', 'bad-signature', { secrets: ['whsec_not_it'] }],
-    ['with no signature header', 'missing-signature', { signature: null }],
-    ['with a malformed signature header', 'malformed-signature', { signature: 'sha256=abc' }],
-    ['signed 400 s ago', 'stale-timestamp', { t: Math.floor(Date.now() / 1000) - 400 }],
-    ['signed 400 s ahead', 'stale-timestamp', { t: Math.floor(Date.now() / 1000) + 400 }],
+    ['signed with another secret', 'bad signature', { secrets: ['whsec_not_it'] }],
+    ['with no signature header', 'missing signature', { signature: null }],
+    ['with a malformed signature header', 'malformed signature', { signature: 'sha256=abc' }],
+    ['signed 400 s ago', 'stale timestamp', { t: Math.floor(Date.now() / 1000) - 400 }],
+    ['signed 400 s ahead', 'stale timestamp', { t: Math.floor(Date.now() / 1000) + 400 }],
   ] as const)('a delivery %s is answered 400 and printed as %s', async (_what, verdict, opts) => {
     const listener = await startListen(['--secret', SECRET]);
     const res = await send(listener.url, opts);
@@ -213,7 +217,7 @@ describe('svc webhook listen --secret', () => {
     const tampered = signed.replace('job.stage_changed', 'job.deleted');
     const res = await send(listener.url, { body: tampered, signature: `t=${t},v1=${v1}` });
     expect(res.status).toBe(400);
-    await listener.waitFor(line('bad-signature', 400));
+    await listener.waitFor(line('bad signature', 400));
     await listener.stop();
   });
 
@@ -238,7 +242,7 @@ describe('svc webhook listen --secret', () => {
     const first = await send(listener.url);
     const again = await send(listener.url, { eventId: first.eventId, attempt: 2 });
     expect([first.status, again.status]).toEqual([200, 200]);
-    await listener.waitFor(line('ok', 200, 1));
+    await listener.waitFor(line('verified', 200, 1));
     await listener.waitFor(line('duplicate', 200, 2));
     await listener.stop();
   });
@@ -253,9 +257,9 @@ describe('svc webhook listen --secret', () => {
     }
     expect(statuses).toEqual([500, 500, 200, 200]);
     // a retry after a 500 is processed again; only the one after the 200 is a duplicate
-    await listener.waitFor(line('ok', 500, 1));
-    await listener.waitFor(line('ok', 500, 2));
-    await listener.waitFor(line('ok', 200, 3));
+    await listener.waitFor(line('verified', 500, 1));
+    await listener.waitFor(line('verified', 500, 2));
+    await listener.waitFor(line('verified', 200, 3));
     await listener.waitFor(line('duplicate', 200, 4));
     await listener.stop();
   });
@@ -275,6 +279,29 @@ describe('svc webhook listen --secret', () => {
     expect(res.ms).toBeGreaterThanOrEqual(390);
     expect(res.ms).toBeLessThan(5000);
     await listener.stop();
+  });
+
+  test.each(['SIGINT', 'SIGTERM'] as const)(
+    '%s ends it with one line counting the deliveries received, rejected and duplicate ones too',
+    async (signal) => {
+      const listener = await startListen(['--secret', SECRET]);
+      const first = await send(listener.url);
+      await send(listener.url, { eventId: first.eventId, attempt: 2 });
+      await send(listener.url, { secrets: ['whsec_wrong'] });
+      await listener.waitFor(line('bad signature', 400));
+      expect(await listener.stop(signal)).toEqual({ code: 0, signal: null });
+      expect(listener.stdout()).toMatch(
+        /, answered 400\nsvc webhook listen stopped: 3 deliveries received\n$/,
+      );
+    },
+  );
+
+  test('SIGTERM with nothing received says 0 deliveries', async () => {
+    const listener = await startListen(['--secret', SECRET]);
+    expect(await listener.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+    expect(listener.stdout()).toMatch(
+      /\nsvc webhook listen on \S+\nsvc webhook listen stopped: 0 deliveries received\n$/,
+    );
   });
 
   test('SIGINT or SIGTERM stops it with exit 0 and frees the port', async () => {
@@ -444,7 +471,9 @@ describe('svc webhook listen --server', () => {
       );
 
       expect(await svc.deliver(webhook?.id ?? '', { id: RECORD_ID, object: 'job' })).toBe(200);
-      await listener.waitFor(new RegExp(`^${TIME} job\\.created 7b0c…a11 attempt 1 ok 200$`, 'm'));
+      await listener.waitFor(
+        new RegExp(`^${TIME} job\\.created 7b0c…a11 attempt 1 verified, answered 200$`, 'm'),
+      );
 
       expect(await listener.stop(signal)).toEqual({ code: 0, signal: null });
       expect(svc.calls.at(-1)).toMatchObject({

@@ -162,8 +162,24 @@ describe('formatLine', () => {
     body: {},
   };
 
-  test('one line: local time, event, shortened record id, attempt, verdict, status', () => {
-    expect(formatLine(base, at)).toBe('12:04:05 job.stage_changed 7b0c…a11 attempt 2 ok 200');
+  test('one line: local time, event, shortened record id, attempt, what it was and what it answered', () => {
+    expect(formatLine(base, at)).toBe(
+      '12:04:05 job.stage_changed 7b0c…a11 attempt 2 verified, answered 200',
+    );
+  });
+
+  test.each([
+    ['ok', 500, 'verified, answered 500'],
+    ['unverified', 200, 'unverified, answered 200'],
+    ['duplicate', 201, 'duplicate, answered 201'],
+    ['missing-signature', 400, 'missing signature, answered 400'],
+    ['malformed-signature', 400, 'malformed signature, answered 400'],
+    ['bad-signature', 400, 'bad signature, answered 400'],
+    ['stale-timestamp', 400, 'stale timestamp, answered 400'],
+  ] as const)('the line says verdict %s answered %i in words: %s', (verdict, status, words) => {
+    expect(formatLine({ ...base, verdict, status }, at)).toBe(
+      `12:04:05 job.stage_changed 7b0c…a11 attempt 2 ${words}`,
+    );
   });
 
   test('a test send is marked, and missing fields show as - and ?', () => {
@@ -171,11 +187,11 @@ describe('formatLine', () => {
       { ...base, test: true, event: undefined, recordId: undefined, attempt: undefined },
       at,
     );
-    expect(line).toBe('12:04:05 - - attempt ? ok 200 test');
+    expect(line).toBe('12:04:05 - - attempt ? verified, answered 200 (test send)');
   });
 
   test('control characters and spaces from the network cannot break the line or the terminal', () => {
     const line = formatLine({ ...base, recordId: 'a\u001b[2Jb\nc d', event: 'x y' }, at);
-    expect(line).toBe('12:04:05 x?y a?[2Jb?c?d attempt 2 ok 200');
+    expect(line).toBe('12:04:05 x?y a?[2Jb?c?d attempt 2 verified, answered 200');
   });
 });

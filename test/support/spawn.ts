@@ -67,6 +67,13 @@ function exited(child: ChildProcess): Promise<Exit> {
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 }
 
+function closed(child: ChildProcess): Promise<Exit> {
+  if (child.stdout?.closed !== false && child.stderr?.closed !== false) {
+    return exited(child);
+  }
+  return new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
+}
+
 /** Starts any node script as a tracked child. */
 export function spawnNode(args: string[], opts: SpawnOptions = {}): ChildProcess {
   const child = spawn(process.execPath, args, {
@@ -174,7 +181,8 @@ export async function startServe(
     stdout: out.stdout,
     stderr: out.stderr,
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
-      const done = exited(child);
+      // 'close', not 'exit': what it printed on the way out is in stdout() by then
+      const done = closed(child);
       child.kill(signal);
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<never>((_, reject) => {

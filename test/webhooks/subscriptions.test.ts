@@ -23,10 +23,21 @@ const HOOK = hook('svc');
 /** A uuid no workspace holds. */
 const UNKNOWN = '7b0c5b2e-5d2a-4b43-9d59-6a1f0b7f5a11';
 
+/** Every subscription of `ws` as the control API lists them, page after page. */
 async function adminHooks(h: Harness, ws: TestWorkspace): Promise<Json[]> {
-  const res = await h.admin.get('/webhooks', { query: { workspace_id: ws.id } });
-  expect(res.status, res.text).toBe(200);
-  return res.body.data;
+  const all: Json[] = [];
+  let cursor: string | null = null;
+  do {
+    const query: Record<string, string | number> = { workspace_id: ws.id, limit: 200 };
+    if (cursor !== null) {
+      query.cursor = cursor;
+    }
+    const res = await h.admin.get('/webhooks', { query });
+    expect(res.status, res.text).toBe(200);
+    all.push(...res.body.data);
+    cursor = res.body.next_cursor;
+  } while (cursor !== null);
+  return all;
 }
 
 describe('POST /webhooks: a new subscription answers 201 with its secret, once', () => {
