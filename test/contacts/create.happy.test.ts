@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { harness } from '../support/harness';
+import { FULL_CONTACT, FULL_CONTACT_SHOWN } from './fixtures';
 
 const setup = async () => {
   const h = harness({ rateLimit: null });
@@ -50,42 +51,9 @@ describe('POST /contacts: the record', () => {
 
   test('every field sent is stored, trimmed where it is text', async () => {
     const { ws } = await setup();
-    const res = await ws.api.post('/contacts', {
-      first_name: ' Ann ',
-      last_name: 'Lee',
-      email: 'ann@example.com',
-      phone: '615-555-0148',
-      company: 'Lee Adjusting',
-      type: 'adjuster',
-      trades: ['roofing', 'gutters'],
-      address: '12 Elm St',
-      city: 'Franklin',
-      state: 'TN',
-      postal_code: '37064',
-      notes: 'Call after 5',
-      claim_number: 'CLM-9',
-      adjuster_type: 'independent',
-      adjuster_extension: '204',
-    });
+    const res = await ws.api.post('/contacts', { ...FULL_CONTACT, first_name: ' Ann ' });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({
-      first_name: 'Ann',
-      last_name: 'Lee',
-      full_name: 'Ann Lee',
-      email: 'ann@example.com',
-      phone: '(615) 555-0148',
-      company: 'Lee Adjusting',
-      type: 'adjuster',
-      trades: ['roofing', 'gutters'],
-      address: '12 Elm St',
-      city: 'Franklin',
-      state: 'TN',
-      postal_code: '37064',
-      notes: 'Call after 5',
-      claim_number: 'CLM-9',
-      adjuster_type: 'independent',
-      adjuster_extension: '204',
-    });
+    expect(res.body).toMatchObject(FULL_CONTACT_SHOWN);
   });
 
   test('fields the API does not know are ignored, not stored and not refused', async () => {

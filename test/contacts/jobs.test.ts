@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { type Harness, harness, type TestWorkspace } from '../support/harness';
+import { idsIn, walkPages } from '../support/pages';
 
 const setup = async () => {
   const h = harness({ rateLimit: null });
@@ -110,22 +111,9 @@ describe('GET /contacts/{id}/jobs', () => {
       made.push(await job(h, ws, { homeowner_id: c }));
     }
     await job(h, ws);
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    let pages = 0;
-    do {
-      const page = await ws.api.get(`/contacts/${c}/jobs`, {
-        query: cursor ? { limit: 2, cursor } : { limit: 2 },
-      });
-      expect(page.status).toBe(200);
-      expect(page.body.data.length).toBeLessThanOrEqual(2);
-      expect(page.body.has_more).toBe(page.body.next_cursor !== null);
-      seen.push(...ids(page.body));
-      cursor = page.body.next_cursor;
-      pages++;
-    } while (cursor);
+    const { data, pages } = await walkPages(ws.api, `/contacts/${c}/jobs`, { limit: 2 });
     expect(pages).toBe(3);
-    expect(seen).toEqual([...made].reverse());
+    expect(idsIn(data)).toEqual([...made].reverse());
   });
 
   test("a cursor of one contact's jobs is 400 field cursor on another's", async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { type Harness, harness, type TestWorkspace } from '../support/harness';
+import { idsIn, walkPages } from '../support/pages';
 
 // The empty profile seeds no contacts, so a list holds exactly what the test made.
 const setup = async (profile = 'empty') => {
@@ -41,21 +42,9 @@ describe('GET /contacts', () => {
       ws,
       Array.from({ length: 5 }, (_, i) => ({ name: `Person ${i}` })),
     );
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    let pages = 0;
-    do {
-      const page = await ws.api.get('/contacts', {
-        query: cursor ? { limit: 2, cursor } : { limit: 2 },
-      });
-      expect(page.body.data.length).toBeLessThanOrEqual(2);
-      expect(page.body.has_more).toBe(page.body.next_cursor !== null);
-      seen.push(...ids(page.body));
-      cursor = page.body.next_cursor;
-      pages++;
-    } while (cursor);
+    const { data, pages } = await walkPages(ws.api, '/contacts', { limit: 2 });
     expect(pages).toBe(3);
-    expect(seen).toEqual([...made].reverse());
+    expect(idsIn(data)).toEqual([...made].reverse());
   });
 
   test('type filters to contacts of that type', async () => {

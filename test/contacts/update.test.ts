@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { type Harness, harness, type TestWorkspace } from '../support/harness';
+import { FULL_CONTACT } from './fixtures';
 
 const setup = async () => {
   const h = harness({ rateLimit: null });
@@ -8,23 +9,7 @@ const setup = async () => {
 
 const tick = (h: Harness, seconds = 1) => h.admin.post('/clock', { advance_seconds: seconds });
 
-const FULL = {
-  first_name: 'Ann',
-  last_name: 'Lee',
-  email: 'ann@example.com',
-  phone: '615-555-0148',
-  company: 'Lee Adjusting',
-  type: 'adjuster',
-  trades: ['roofing'],
-  address: '12 Elm St',
-  city: 'Franklin',
-  state: 'TN',
-  postal_code: '37064',
-  notes: 'Call after 5',
-  claim_number: 'CLM-9',
-  adjuster_type: 'independent',
-  adjuster_extension: '204',
-};
+const FULL = FULL_CONTACT;
 
 async function contact(ws: TestWorkspace, body: Record<string, unknown> = FULL) {
   const res = await ws.api.post('/contacts', body);

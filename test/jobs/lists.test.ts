@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { idsIn, walkPages } from '../support/pages';
 import {
   advance,
   amendJob,
@@ -56,24 +57,9 @@ describe('GET /jobs', () => {
   test('pages follow next_cursor to the end, each job once, newest first', async () => {
     const s = await setup();
     const ids = await jobsInOrder(s, [{}, {}, {}, {}, {}]);
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    let pages = 0;
-    do {
-      const query: Record<string, string | number> = { limit: 2 };
-      if (cursor) {
-        query.cursor = cursor;
-      }
-      const page = await ownJobs(s, query);
-      expect(page.status).toBe(200);
-      expect(page.body.data.length).toBeLessThanOrEqual(2);
-      expect(page.body.has_more).toBe(page.body.next_cursor !== null);
-      seen.push(...idsOf(page));
-      cursor = page.body.next_cursor;
-      pages++;
-    } while (cursor);
-    expect(pages).toBe(3);
-    expect(seen).toEqual([...ids].reverse());
+    const walked = await walkPages(s.ws.api, '/jobs', { created_after: s.since, limit: 2 });
+    expect(walked.pages).toBe(3);
+    expect(idsIn(walked.data)).toEqual([...ids].reverse());
   });
 
   test('a cursor issued by another list is 400 with field cursor', async () => {

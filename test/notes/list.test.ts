@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { type Harness, harness, type TestWorkspace } from '../support/harness';
+import { idsIn, walkPages } from '../support/pages';
 
 // The empty profile seeds no jobs or notes: /notes holds exactly what the test made.
 const setup = async () => {
@@ -86,21 +87,9 @@ describe('GET /notes', () => {
     for (let i = 0; i < 5; i++) {
       made.push(await note(h, ws, j, `n${i}`));
     }
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    let pages = 0;
-    do {
-      const page = await ws.api.get('/notes', {
-        query: cursor ? { limit: 2, cursor } : { limit: 2 },
-      });
-      expect(page.body.data.length).toBeLessThanOrEqual(2);
-      expect(page.body.has_more).toBe(page.body.next_cursor !== null);
-      seen.push(...ids(page.body));
-      cursor = page.body.next_cursor;
-      pages++;
-    } while (cursor);
+    const { data, pages } = await walkPages(ws.api, '/notes', { limit: 2 });
     expect(pages).toBe(3);
-    expect(seen).toEqual([...made].reverse());
+    expect(idsIn(data)).toEqual([...made].reverse());
   });
 
   test('job_id and a cursor combine: the pages hold only that job', async () => {

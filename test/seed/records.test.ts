@@ -1,26 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import zipcodes from 'zipcodes';
 import { SEED_ANCHOR_MS } from '../../src/seed';
-import { type Client, harness, type Json } from '../support/harness';
+import { type Client, harness } from '../support/harness';
+import { walkPages } from '../support/pages';
 import { generated } from './generated';
 
-async function all(
-  client: Client,
-  path: string,
-  query: Record<string, string> = {},
-): Promise<Json[]> {
-  const out: Json[] = [];
-  let cursor: string | null = null;
-  do {
-    const page = await client.get(path, {
-      query: { ...query, limit: 200, ...(cursor ? { cursor } : {}) },
-    });
-    expect(page.status).toBe(200);
-    out.push(...page.body.data);
-    cursor = page.body.next_cursor;
-  } while (cursor);
-  return out;
-}
+const all = async (client: Client, path: string, query: Record<string, string> = {}) =>
+  (await walkPages(client, path, { ...query, limit: 200 })).data;
 
 describe('seeded records', () => {
   test('a demo workspace read back through the API: every record fits the document', async () => {

@@ -6,6 +6,7 @@ import {
   type Reply,
   type TestWorkspace,
 } from '../support/harness';
+import { idsIn, walkPages } from '../support/pages';
 
 // Shared by the task tests: a fresh harness and workspace per test, and the records tasks point at.
 
@@ -64,22 +65,11 @@ export async function addTask(
 export const idsOf = (res: Reply): string[] => res.body.data.map((t: { id: string }) => t.id);
 
 /** Every task id of a list, following next_cursor to the end. */
-export async function allIds(
+export const allIds = async (
   ws: TestWorkspace,
   path: string,
   query: Record<string, string | number> = {},
-): Promise<string[]> {
-  const seen: string[] = [];
-  let cursor: string | null = null;
-  do {
-    const page: Reply = await ws.api.get(path, { query: cursor ? { ...query, cursor } : query });
-    expect(page.status, page.text).toBe(200);
-    expect(page.body.has_more).toBe(page.body.next_cursor !== null);
-    seen.push(...idsOf(page));
-    cursor = page.body.next_cursor;
-  } while (cursor);
-  return seen;
-}
+): Promise<string[]> => idsIn((await walkPages(ws.api, path, query)).data);
 
 /** A 400 invalid_request naming `field`. */
 export function expectInvalid(res: Reply, field: string): void {

@@ -1,7 +1,7 @@
 // GET /webhooks/samples/{event}: spec, Webhooks ("up to three real recent records of the
 // workspace wrapped as a delivery of that event"), Events › The 30 events (what each is about)
 // and Delivery body (the deleted snapshot). A sample is a record the event could be about, by the
-// same rule that raises the event (src/events/rules.ts): a plain task is no appointment, an open
+// same rule that raises the event (its family's events.ts): a plain task is no appointment, an open
 // task was never completed, a job nobody is assigned to was never assigned.
 import { describe, expect, test } from 'vitest';
 import type { Json, TestWorkspace } from '../support/harness';
