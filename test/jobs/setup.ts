@@ -54,6 +54,33 @@ export const UNKNOWN = '7b0c5b2e-5d2a-4b43-9d59-6a1f0b7f5a11';
 /** The two fields a job needs. */
 export const BASE = { name: 'Hale roof', address: '418 Elm Street' };
 
+/** A job body with every plain field set (spec, JobCreate). */
+export const FULL = {
+  ...BASE,
+  city: 'Plano',
+  county: 'Collin',
+  state: 'TX',
+  postal_code: '75024',
+  lead_source: 'Door knock',
+  priority: 'high',
+  insurance_company: 'State Farm',
+  claim_number: 'CLM-88',
+  policy_number: 'POL-1',
+  mortgage_company: 'First Bank',
+  date_of_loss: '2026-04-02',
+  contract_date: '2026-04-20',
+  installation_date: '2026-05-01',
+  financing_method: 'check',
+  rcv_amount: 18000,
+  acv_amount: 14000,
+  deductible: 1000,
+  supplements_amount: 900,
+  estimated_amount: 17000,
+  final_amount: 19500,
+  damage_types: ['hail'],
+  tags: ['vip'],
+};
+
 const DAY_S = 24 * 60 * 60;
 export const DAYS = (n: number) => n * DAY_S;
 

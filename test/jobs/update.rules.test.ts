@@ -2,33 +2,7 @@
 // changes nothing, archived and assigned_to. spec: JobUpdate, States and transitions;
 // decisions.md, Jobs.
 import { describe, expect, test } from 'vitest';
-import { advance, amendJob, BASE, newContact, newJob, setup, UNKNOWN } from './setup';
-
-const FULL = {
-  ...BASE,
-  city: 'Plano',
-  county: 'Collin',
-  state: 'TX',
-  postal_code: '75024',
-  lead_source: 'Door knock',
-  priority: 'high',
-  insurance_company: 'State Farm',
-  claim_number: 'CLM-88',
-  policy_number: 'POL-1',
-  mortgage_company: 'First Bank',
-  date_of_loss: '2026-04-02',
-  contract_date: '2026-04-20',
-  installation_date: '2026-05-01',
-  financing_method: 'check',
-  rcv_amount: 18000,
-  acv_amount: 14000,
-  deductible: 1000,
-  supplements_amount: 900,
-  estimated_amount: 17000,
-  final_amount: 19500,
-  damage_types: ['hail'],
-  tags: ['vip'],
-};
+import { advance, amendJob, BASE, FULL, newContact, newJob, setup, UNKNOWN } from './setup';
 
 describe('the name and the address cannot be cleared', () => {
   test.each([
