@@ -52,6 +52,18 @@ const MALFORMED: [string, string, Record<string, unknown>][] = [
   ['tags of numbers', 'tags[0]', { ...BASE, tags: [1, 2] }],
   ['a tag that is not a string', 'tags[1]', { ...BASE, tags: ['vip', 7] }],
   ['a tag over 100', 'tags[0]', { ...BASE, tags: ['t'.repeat(101)] }],
+  // decisions.md: the comma-separated form is held to the array's caps once it is split
+  ['a comma-separated tag over 100', 'tags', { ...BASE, tags: `vip,${'t'.repeat(101)}` }],
+  [
+    '101 comma-separated tags',
+    'tags',
+    { ...BASE, tags: Array.from({ length: 101 }, (_, i) => `t${i}`).join(',') },
+  ],
+  [
+    'a comma-separated damage type over 100',
+    'damage_types',
+    { ...BASE, damage_types: 'h'.repeat(101) },
+  ],
   ['notes over 10000', 'notes', { ...BASE, notes: 'x'.repeat(10_001) }],
 ];
 

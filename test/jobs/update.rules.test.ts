@@ -47,6 +47,8 @@ describe('refused changes', () => {
     ['zip', { zip: '7'.repeat(21) }, true],
     ['zip', { zip: 75201 }, true],
     ['archived', { archived: 'yes' }, true],
+    // the comma-separated form passes the document's 5,000 characters; svc holds it to the caps
+    ['tags', { tags: 'z'.repeat(101) }, false],
     ['state', { state: 'Texass' }, false],
     ['homeowner_id', { homeowner_id: UNKNOWN }, false],
     ['adjuster_id', { adjuster_id: UNKNOWN }, false],

@@ -66,14 +66,32 @@ const tidyList = (items: readonly string[]): string[] => [
   ...new Set(items.map((v) => v.trim()).filter((v) => v !== '')),
 ];
 
-/** An array of short strings (`trades`). */
-export const stringArray = () => z.array(z.string().max(100)).max(100).transform(tidyList);
+// decisions.md: each item at most 100 characters (trimmed), at most 100 of them.
+const ITEM = 100;
+const item = () => z.string().trim().max(ITEM);
 
-/** spec, Jobs: an array of strings, or one comma-separated string. */
+/** An array of short strings (`trades`). */
+export const stringArray = () => z.array(item()).max(ITEM).transform(tidyList);
+
+/**
+ * spec, Jobs: an array of strings, or one comma-separated string, whose items are held to the
+ * same caps as the array's once it is split.
+ */
 export const stringList = () =>
   z
-    .union([z.array(z.string().max(100)).max(100), z.string().max(5000)])
-    .transform((v) => tidyList(typeof v === 'string' ? v.split(',') : v))
+    .union([z.array(item()).max(ITEM), z.string().max(5000)])
+    .transform((v, ctx) => {
+      const items = tidyList(typeof v === 'string' ? v.split(',') : v);
+      if (items.some((i) => i.length > ITEM)) {
+        ctx.addIssue({ code: 'custom', message: `each item is at most ${ITEM} characters` });
+        return z.NEVER;
+      }
+      if (items.length > ITEM) {
+        ctx.addIssue({ code: 'custom', message: `at most ${ITEM} items` });
+        return z.NEVER;
+      }
+      return items;
+    })
     .openapi({ description: 'An array of strings, or one comma-separated string' });
 
 const unsent = <T>(value: T | null): T | undefined => (value === null ? undefined : value);
