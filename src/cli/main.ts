@@ -5,6 +5,14 @@ import { warmUp } from './warm';
 
 /** Usage errors exit 2 with one line; help and --version exit 0. */
 export async function main(argv: string[], hooks: Hooks = {}): Promise<void> {
+  // `svc serve --help | head -1`: a reader that has read enough closes the pipe. What svc had left
+  // to say goes nowhere; that is no fault of svc's, so it ends as it would have, quietly.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') {
+      throw err;
+    }
+    process.exit(process.exitCode ?? 0);
+  });
   const program = new Command('svc')
     .description(
       'A local reference implementation and mock server of the Workspace Operations REST API v1',

@@ -1,7 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { afterEach, describe, expect, test } from 'vitest';
-import { cleanup, runSvc, tempDir } from '../support/spawn';
+import { BIN, cleanup, runSvc, tempDir } from '../support/spawn';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -17,6 +18,20 @@ describe('help and version', () => {
     expect(run.stdout).toMatch(/^\s+seed\b/m);
     expect(run.stderr).toBe('');
   });
+
+  // A reader that stops early (head -1) closes the pipe: svc ends quietly, not with a stack trace.
+  test.each([['--help'], ['serve', '--help'], ['help', 'serve']])(
+    'svc %s piped into head -1 exits 0 and writes nothing to stderr',
+    (...args) => {
+      const run = spawnSync(
+        'bash',
+        ['-c', `set -o pipefail; node "${BIN}" ${args.join(' ')} | head -n 1 >/dev/null`],
+        { encoding: 'utf8' },
+      );
+      expect(run.stderr).toBe('');
+      expect(run.status).toBe(0);
+    },
+  );
 
   test('svc --version prints the version of package.json', async () => {
     const run = await runSvc(['--version']);
