@@ -180,6 +180,26 @@ describe('job.assigned', () => {
     expect(recordOf(second, ['previous_assigned_to_id'])).toEqual(await getJob(c.ws, job.id));
   });
 
+  test('a job made with an assignee raises job.created and job.assigned (previous null)', async () => {
+    const c = await setup({ profile: 'small' });
+    const [a] = await teammates(c.ws);
+    await subscribe(c, '*');
+    const job = await newJob(c.ws, { assigned_to: a?.id });
+    await advance(c.h, 0);
+    expect(eventsOf(c.rx).sort()).toEqual(['job.assigned', 'job.created']);
+    const assigned = one(c.rx, 'job.assigned').json;
+    expect(assigned).toMatchObject({ assigned_to_id: a?.id, previous_assigned_to_id: null });
+    expect(recordOf(assigned, ['previous_assigned_to_id'])).toEqual(await getJob(c.ws, job.id));
+  });
+
+  test('a job made without an assignee raises no job.assigned', async () => {
+    const c = await setup({ profile: 'small' });
+    await subscribe(c, 'job.assigned');
+    await newJob(c.ws);
+    await advance(c.h, 0);
+    expect(c.rx.received).toHaveLength(0);
+  });
+
   test('clearing assigned_to raises no job.assigned, only job.updated', async () => {
     const c = await setup({ profile: 'small' });
     const [a] = await teammates(c.ws);

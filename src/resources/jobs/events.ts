@@ -58,10 +58,10 @@ export const jobEvents = defineEvents({
   lifecycle: { created: 'job.created', updated: 'job.updated', deleted: 'job.deleted' },
   more: (was, now) => {
     const out: Occurrence[] = [];
-    if (!was || !now) {
+    if (!now) {
       return out;
     }
-    if (was.stage !== now.stage || was.pipeline_id !== now.pipeline_id) {
+    if (was && (was.stage !== now.stage || was.pipeline_id !== now.pipeline_id)) {
       out.push(
         occurrence('job.stage_changed', now, {
           previous_stage: was.stage,
@@ -69,9 +69,11 @@ export const jobEvents = defineEvents({
         }),
       );
     }
-    // A new primary assignee; clearing the assignee assigns nobody.
-    if (now.assigned_to_id !== null && was.assigned_to_id !== now.assigned_to_id) {
-      out.push(occurrence('job.assigned', now, { previous_assigned_to_id: was.assigned_to_id }));
+    // decisions.md: a new primary assignee, a job made with one included; clearing the assignee
+    // assigns nobody.
+    const previous = was?.assigned_to_id ?? null;
+    if (now.assigned_to_id !== null && previous !== now.assigned_to_id) {
+      out.push(occurrence('job.assigned', now, { previous_assigned_to_id: previous }));
     }
     return out;
   },
