@@ -10,6 +10,7 @@ import { ClockSchema } from './schemas';
 const read = createRoute({
   method: 'get',
   path: '/clock',
+  operationId: 'getClock',
   summary: 'The virtual clock',
   responses: { 200: jsonResponse(ClockSchema, 'What time it is for svc') },
 });
@@ -17,6 +18,7 @@ const read = createRoute({
 const move = createRoute({
   method: 'post',
   path: '/clock',
+  operationId: 'moveClock',
   summary: 'Move the clock forward, running all work that falls due on the way, in time order',
   request: {
     body: {

@@ -29,6 +29,7 @@ const LoggedRequestSchema = z
 const list = createRoute({
   method: 'get',
   path: '/requests',
+  operationId: 'listRequests',
   summary: 'The request log: every call made with a credential in the last 14 days, newest first',
   request: {
     query: z.object({

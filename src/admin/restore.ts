@@ -33,6 +33,7 @@ function mount(
   const route = createRoute({
     method: 'post',
     path: `/${records.coll}/{id}/restore`,
+    operationId: `restore${noun[0]?.toUpperCase()}${noun.slice(1)}`,
     summary: `Bring back a deleted ${recoverable.what}, within its 30 days`,
     ...byId,
     responses: {

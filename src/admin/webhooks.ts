@@ -105,6 +105,7 @@ const routes = {
   list: createRoute({
     method: 'get',
     path: '/webhooks',
+    operationId: 'listAdminWebhooks',
     summary: 'The webhook subscriptions, newest first (optionally of one workspace); paged',
     request: { query: byWorkspace },
     responses: {
@@ -115,6 +116,7 @@ const routes = {
   deliveries: createRoute({
     method: 'get',
     path: '/webhooks/{id}/deliveries',
+    operationId: 'listWebhookDeliveries',
     summary: 'The delivery log of a subscription, newest first, every attempt with it; paged',
     ...byId,
     request: { query: z.object(adminPaging) },
@@ -126,6 +128,7 @@ const routes = {
   resend: createRoute({
     method: 'post',
     path: '/deliveries/{id}/resend',
+    operationId: 'resendDelivery',
     summary: 'Send a delivery again, once, now: same event_id, same body, freshly signed',
     ...byId,
     responses: {
@@ -136,6 +139,7 @@ const routes = {
   test: createRoute({
     method: 'post',
     path: '/webhooks/{id}/test',
+    operationId: 'sendWebhookTest',
     summary: 'A signed test send (`event_test: true`) of a recent record',
     ...byId,
     request: {
@@ -161,6 +165,7 @@ const routes = {
   rotate: createRoute({
     method: 'post',
     path: '/webhooks/{id}/rotate_secret',
+    operationId: 'rotateWebhookSecret',
     summary: 'A new secret; the old one keeps signing for 24 hours beside it',
     ...byId,
     responses: {
@@ -171,6 +176,7 @@ const routes = {
   enable: createRoute({
     method: 'post',
     path: '/webhooks/{id}/enable',
+    operationId: 'enableWebhook',
     summary: 'Switch a subscription back on, its failure count back to zero',
     ...byId,
     responses: { 200: jsonResponse(AdminWebhookSchema, 'The subscription'), ...notFoundWrite },
@@ -178,6 +184,7 @@ const routes = {
   notifications: createRoute({
     method: 'get',
     path: '/notifications',
+    operationId: 'listNotifications',
     summary:
       "What the workspace's owners and admins were told (a webhook switched off), newest first; paged",
     request: { query: byWorkspace },

@@ -20,6 +20,7 @@ import {
 const create = createRoute({
   method: 'post',
   path: '/workspaces',
+  operationId: 'createWorkspace',
   summary: 'Create a workspace with a write key and a read-only key',
   request: {
     body: jsonBody(
@@ -45,6 +46,7 @@ const create = createRoute({
 const list = createRoute({
   method: 'get',
   path: '/workspaces',
+  operationId: 'listWorkspaces',
   summary: 'The workspaces, oldest first, with their keys (never the keys themselves); paged',
   request: { query: z.object(adminPaging) },
   responses: {
@@ -56,6 +58,7 @@ const list = createRoute({
 const getOne = createRoute({
   method: 'get',
   path: '/workspaces/{id}',
+  operationId: 'getWorkspace',
   summary: 'One workspace',
   ...byId,
   responses: {
@@ -67,6 +70,7 @@ const getOne = createRoute({
 const patch = createRoute({
   method: 'patch',
   path: '/workspaces/{id}',
+  operationId: 'updateWorkspace',
   summary: 'Turn the subscription on or off (off: the API answers 402 plan_required)',
   request: { body: jsonBody(z.object({ subscription_active: z.boolean() })) },
   ...byId,
@@ -79,6 +83,7 @@ const patch = createRoute({
 const newKey = createRoute({
   method: 'post',
   path: '/workspaces/{id}/keys',
+  operationId: 'createWorkspaceKey',
   summary: 'Create an API key (shown once)',
   ...byId,
   request: {
@@ -100,6 +105,7 @@ const newKey = createRoute({
 const revoke = createRoute({
   method: 'delete',
   path: '/keys/{id}',
+  operationId: 'revokeKey',
   summary: 'Revoke a key at once; the webhooks it created are switched off',
   ...byId,
   responses: {

@@ -43,6 +43,7 @@ const tags = ['Contacts'];
 const list = createRoute({
   method: 'get',
   path: '/contacts',
+  operationId: 'listContacts',
   summary: 'Contacts, newest first',
   tags,
   request: { query: ContactListQuery },
@@ -51,6 +52,7 @@ const list = createRoute({
 const create = createRoute({
   method: 'post',
   path: '/contacts',
+  operationId: 'createContact',
   summary: 'Add a contact',
   tags,
   middleware: writeOnly,
@@ -60,6 +62,7 @@ const create = createRoute({
 const search = createRoute({
   method: 'get',
   path: '/contacts/search',
+  operationId: 'searchContacts',
   tags,
   summary: 'Find contacts by email, else phone, else name (not paged)',
   request: { query: ContactSearchQuery },
@@ -71,6 +74,7 @@ const search = createRoute({
 const getOne = createRoute({
   method: 'get',
   path: '/contacts/{id}',
+  operationId: 'getContact',
   summary: 'One contact',
   tags,
   ...byId,
@@ -79,6 +83,7 @@ const getOne = createRoute({
 const update = createRoute({
   method: 'patch',
   path: '/contacts/{id}',
+  operationId: 'updateContact',
   summary: 'Change a contact',
   tags,
   middleware: writeOnly,
@@ -92,6 +97,7 @@ const update = createRoute({
 const remove = createRoute({
   method: 'delete',
   path: '/contacts/{id}',
+  operationId: 'deleteContact',
   tags,
   middleware: writeOnly,
   summary: 'Delete a contact (recoverable for 30 days)',
@@ -101,6 +107,7 @@ const remove = createRoute({
 const jobs = createRoute({
   method: 'get',
   path: '/contacts/{id}/jobs',
+  operationId: 'listContactJobs',
   tags,
   summary:
     'Every job the person is on (homeowner, adjuster or secondary contact), archived included',

@@ -9,6 +9,7 @@ import { listTemplates, presentTemplate } from './service';
 const list = createRoute({
   method: 'get',
   path: '/estimate_templates',
+  operationId: 'listEstimateTemplates',
   summary: 'Estimate templates, most recently changed first (not paged)',
   tags: ['Estimates'],
   request: { query: z.object({ limit: limitParam }) },

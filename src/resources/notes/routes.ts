@@ -20,6 +20,7 @@ import { createNote, getNote, listNotes } from './service';
 const list = createRoute({
   method: 'get',
   path: '/notes',
+  operationId: 'listNotes',
   summary: 'Notes, newest first',
   tags: ['Notes'],
   request: { query: NoteListQuery },
@@ -29,6 +30,7 @@ const list = createRoute({
 const create = createRoute({
   method: 'post',
   path: '/notes',
+  operationId: 'createNote',
   summary: 'Add a note to a job',
   tags: ['Notes'],
   middleware: writeOnly,
@@ -39,6 +41,7 @@ const create = createRoute({
 const getOne = createRoute({
   method: 'get',
   path: '/notes/{id}',
+  operationId: 'getNote',
   summary: 'One note',
   tags: ['Notes'],
   ...byId,

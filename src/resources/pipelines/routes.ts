@@ -9,6 +9,7 @@ import { listPipelines, listStages, presentPipeline, presentStage } from './serv
 const pipelines = createRoute({
   method: 'get',
   path: '/pipelines',
+  operationId: 'listPipelines',
   summary: 'Pipelines with their stages nested',
   tags: ['Lookups'],
   responses: {
@@ -21,6 +22,7 @@ const stages = (path: string) =>
   createRoute({
     method: 'get',
     path,
+    operationId: path === '/stages' ? 'listStages' : 'listPipelineStages',
     summary:
       path === '/stages'
         ? 'Every stage on every board, default pipeline first, in board order'

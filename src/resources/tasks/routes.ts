@@ -31,6 +31,7 @@ const listRoute = (path: '/tasks' | '/appointments') =>
   createRoute({
     method: 'get',
     path,
+    operationId: path === '/tasks' ? 'listTasks' : 'listAppointments',
     tags,
     summary: path === '/tasks' ? 'Tasks and appointments, newest first' : 'Appointments only',
     request: { query: TaskListQuery },
@@ -41,6 +42,7 @@ const createRouteFor = <S extends z.ZodType>(path: '/tasks' | '/appointments', s
   createRoute({
     method: 'post',
     path,
+    operationId: path === '/tasks' ? 'createTask' : 'createAppointment',
     tags,
     middleware: writeOnly,
     summary:
@@ -54,6 +56,7 @@ const createRouteFor = <S extends z.ZodType>(path: '/tasks' | '/appointments', s
 const getOne = createRoute({
   method: 'get',
   path: '/tasks/{id}',
+  operationId: 'getTask',
   summary: 'One task or appointment',
   tags,
   ...byId,
@@ -62,6 +65,7 @@ const getOne = createRoute({
 const update = createRoute({
   method: 'patch',
   path: '/tasks/{id}',
+  operationId: 'updateTask',
   summary: 'Change a task; completed: true marks it done',
   tags,
   middleware: writeOnly,
@@ -72,6 +76,7 @@ const update = createRoute({
 const remove = createRoute({
   method: 'delete',
   path: '/tasks/{id}',
+  operationId: 'deleteTask',
   summary: 'Delete a task for good',
   tags,
   middleware: writeOnly,

@@ -9,6 +9,7 @@ import { listUsers, presentUser } from './service';
 const list = createRoute({
   method: 'get',
   path: '/users',
+  operationId: 'listUsers',
   summary: "The workspace's own team",
   tags: ['Lookups'],
   responses: {

@@ -37,6 +37,7 @@ const tags = ['Webhooks'];
 const list = createRoute({
   method: 'get',
   path: '/webhooks',
+  operationId: 'listWebhooks',
   tags,
   summary: 'The subscriptions the calling credential created, newest first',
   responses: {
@@ -49,6 +50,7 @@ const list = createRoute({
 const create = createRoute({
   method: 'post',
   path: '/webhooks',
+  operationId: 'createWebhook',
   tags,
   summary: 'Subscribe a URL to an event, to every event (`*`), or to several events',
   request: { body: jsonBody(WebhookCreateSchema) },
@@ -68,6 +70,7 @@ const create = createRoute({
 const getOne = createRoute({
   method: 'get',
   path: '/webhooks/{id}',
+  operationId: 'getWebhook',
   tags,
   summary: 'One subscription (never its secret)',
   ...byId,
@@ -77,6 +80,7 @@ const getOne = createRoute({
 const remove = createRoute({
   method: 'delete',
   path: '/webhooks/{id}',
+  operationId: 'deleteWebhook',
   tags,
   summary: 'Delete a subscription; its deliveries still waiting are cancelled',
   ...byId,
@@ -86,6 +90,7 @@ const remove = createRoute({
 const samples = createRoute({
   method: 'get',
   path: '/webhooks/samples/{event}',
+  operationId: 'listWebhookSamples',
   tags,
   summary: 'Up to three recent records of the workspace wrapped as deliveries of the event',
   request: { params: EventParam },
@@ -98,6 +103,7 @@ const samples = createRoute({
 const events = createRoute({
   method: 'get',
   path: '/events',
+  operationId: 'listEvents',
   tags: ['Lookups'],
   summary: 'The event catalogue: every event with the filters it accepts',
   responses: {

@@ -17,6 +17,7 @@ const ping = (path: string) =>
   createRoute({
     method: 'get',
     path,
+    operationId: path === '/ping' ? 'getPing' : 'getMe',
     summary: path === '/ping' ? 'Check the credential and see its workspace' : 'Alias of /ping',
     tags: ['Connection'],
     responses: {

@@ -14,6 +14,8 @@ const route = (list: JobListOf) =>
   createRoute({
     method: 'get',
     path: `/jobs/{id}/${list.path}`,
+    // GET /jobs/{id}/notes is listJobNotes, as a client calls it.
+    operationId: `listJob${list.path[0]?.toUpperCase()}${list.path.slice(1)}`,
     summary: list.summary,
     tags: ['Jobs'],
     // spec, Pagination 3: a job's own lists take the time filters too.

@@ -27,6 +27,7 @@ const tags = ['Jobs'];
 const list = createRoute({
   method: 'get',
   path: '/jobs',
+  operationId: 'listJobs',
   summary: 'Jobs, newest first',
   tags,
   request: { query: JobListQuery },
@@ -35,6 +36,7 @@ const list = createRoute({
 const create = createRoute({
   method: 'post',
   path: '/jobs',
+  operationId: 'createJob',
   summary: 'Create a job',
   tags,
   middleware: writeOnly,
@@ -44,6 +46,7 @@ const create = createRoute({
 const search = createRoute({
   method: 'get',
   path: '/jobs/search',
+  operationId: 'searchJobs',
   tags,
   summary: 'Find jobs; no criteria gives an empty list (not paged)',
   request: { query: JobSearchQuery },
@@ -52,6 +55,7 @@ const search = createRoute({
 const getOne = createRoute({
   method: 'get',
   path: '/jobs/{id}',
+  operationId: 'getJob',
   summary: 'One job',
   tags,
   ...byId,
@@ -60,6 +64,7 @@ const getOne = createRoute({
 const update = createRoute({
   method: 'patch',
   path: '/jobs/{id}',
+  operationId: 'updateJob',
   tags,
   middleware: writeOnly,
   summary: 'Change a job; a stage moves it as dragging the card does',
@@ -70,6 +75,7 @@ const update = createRoute({
 const remove = createRoute({
   method: 'delete',
   path: '/jobs/{id}',
+  operationId: 'deleteJob',
   tags,
   middleware: writeOnly,
   summary: 'Delete a job (recoverable for 30 days, with everything on it)',
