@@ -1,5 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { catalogue } from './events';
+import { catalogue, DELIVERIES } from './events';
 import { authenticate, requirePlan } from './platform/auth';
 import type { AppEnv } from './platform/context';
 import type { RouteDeps } from './platform/family';
@@ -18,7 +18,10 @@ export type V1Extension = (v1: OpenAPIHono<AppEnv>, rt: Runtime) => void;
 export function v1App(rt: Runtime, extend?: V1Extension): OpenAPIHono<AppEnv> {
   const v1 = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   registerSecuritySchemes(v1);
-  const document = documentFor(v1);
+  const document = documentFor(
+    v1,
+    DELIVERIES.map(({ def, name, schema }) => ({ ...def, name, schema })),
+  );
   v1.use('*', rateLimitHeaders(rt));
   v1.get('/openapi.json', (c) => c.json(document(new URL(c.req.url).origin)));
 

@@ -28,6 +28,8 @@ export function adminApp(rt: Runtime): OpenAPIHono<AppEnv> {
       admin.getOpenAPIDocument({
         openapi: '3.0.3',
         info: { title: 'svc control API', version: SVC_VERSION },
+        // No credentials: it stands for the web app's settings, on the operator's machine.
+        security: [],
         servers: [{ url: `${new URL(c.req.url).origin}/__admin` }],
       }),
     ),

@@ -13,7 +13,12 @@ const entries: Entry[] = FAMILIES.flatMap((family) => {
   const events = family.events;
   return events
     ? events.decls.map((decl) => ({
-        def: { ...decl, resource: events.resource, filters: decl.filters ?? [] },
+        def: {
+          ...decl,
+          resource: events.resource,
+          filters: decl.filters ?? [],
+          empty: decl.extras?.parse({}) ?? {},
+        },
         family,
       }))
     : [];

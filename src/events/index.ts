@@ -1,9 +1,12 @@
+import { z } from '@hono/zod-openapi';
 import type { EventCatalogue } from '../platform/family';
 import { EVENTS, eventDef } from './catalogue';
+import { DELIVERIES } from './deliveries';
 import { sampleDeliveries } from './samples';
 
 export { deliveryBody, deliveryFields, type EventMeta } from './body';
 export { EVENTS, eventDef, familyOfColl, familyOfEvent } from './catalogue';
+export { DELIVERIES, type DeliverySchema } from './deliveries';
 export { occurrencesOf } from './derive';
 export { matches } from './filters';
 export { type Sample, testSample } from './samples';
@@ -13,4 +16,5 @@ export const catalogue: EventCatalogue = {
   all: EVENTS,
   find: eventDef,
   samples: sampleDeliveries,
+  bodies: z.union(DELIVERIES.map((d) => d.schema)),
 };

@@ -1,3 +1,4 @@
+import type { z } from '@hono/zod-openapi';
 import type { ServiceContext } from '../platform/context';
 import { type Body, deletedSnapshot, type EventDef } from '../platform/family';
 import { newId } from '../platform/ids';
@@ -29,7 +30,7 @@ function find(
   if (!family || !records || !derive) {
     return []; // a resource svc does not hold records of yet has nothing recent to show
   }
-  const extra = def.extras ?? {};
+  const extra = def.empty;
   const shown = new Map<unknown, Body>();
   const { items } = ctx.ws.scan(records.coll, {
     limit,
@@ -72,14 +73,53 @@ export function testSample(
   def: EventDef,
   filters: Record<string, string> = {},
 ): Sample {
-  const extra = def.extras ?? {};
-  const identity = { id: newId(), object: def.resource };
+  const now = ctx.clock.iso();
+  const schema = familyOfEvent(def.event)?.records?.schema;
+  const blank = schema ? blankOf(ctx, schema) : {};
+  const record = { ...blank, id: newId(), object: def.resource };
   return (
     find(ctx, def, 1, (view) => matches(def, filters, view))[0] ??
     find(ctx, def, 1)[0] ?? {
-      record: def.deleted ? deletedSnapshot(identity, def.deleted) : identity,
-      extra,
-      at: ctx.clock.iso(),
+      record: def.deleted ? deletedSnapshot(record, def.deleted) : record,
+      extra: def.empty,
+      at: now,
     }
   );
+}
+
+/**
+ * decisions.md: a test send in a workspace with no record the event could be about carries a
+ * record of the event's shape that knows nothing: null where a field may be null, [] and false,
+ * its time the clock's. A receiver checks its parsing against the body it will really get.
+ */
+function blankOf(ctx: ServiceContext, schema: z.ZodObject): Body {
+  const out: Body = {};
+  for (const [key, field] of Object.entries(schema.shape)) {
+    out[key] = blankValue(ctx, key, field as z.ZodType);
+  }
+  return out;
+}
+
+function blankValue(ctx: ServiceContext, key: string, field: z.ZodType): unknown {
+  const def = field._zod.def as { type: string; values?: unknown[] };
+  switch (def.type) {
+    case 'nullable':
+      return null;
+    case 'array':
+      return [];
+    case 'boolean':
+      return false;
+    case 'number':
+      return 0;
+    case 'literal':
+      return def.values?.[0];
+  }
+  const format = (field as { format?: string | null }).format;
+  if (format === 'uuid') {
+    return newId();
+  }
+  if (format === 'url' || key === 'url' || key.endsWith('_url')) {
+    return `${ctx.appUrl}/test`;
+  }
+  return key.endsWith('_at') ? ctx.clock.iso() : '';
 }

@@ -42,6 +42,43 @@ export class Contract {
     return this.#operations;
   }
 
+  /**
+   * The deliveries a document describes (`x-webhooks`), as operations a receiver is the server
+   * of: `checkDelivery` then reads a received delivery as Prism reads a request.
+   */
+  static async deliveries(document: { 'x-webhooks'?: object }): Promise<Contract> {
+    const paths = Object.fromEntries(
+      Object.entries(document['x-webhooks'] ?? {}).map(([event, item]) => [
+        `/__deliveries/${event}`,
+        item,
+      ]),
+    );
+    return Contract.load({ ...document, paths });
+  }
+
+  /** Violations of a delivery's description: its headers, and its body as its event's. */
+  checkDelivery(headers: Record<string, string>, body: unknown): string[] {
+    const event = String((body as { event_type?: unknown } | null)?.event_type);
+    const input = {
+      method: 'post' as const,
+      url: { path: `/__deliveries/${event}`, query: {} },
+      headers,
+      body,
+    };
+    const matched = (route as unknown as (o: object) => Either<Error, IHttpOperation>)({
+      resources: this.#operations,
+      input,
+    });
+    if (matched._tag === 'Left') {
+      return [`a delivery of ${event}, an event the document does not describe`];
+    }
+    const checked = validateInput({ resource: matched.right, element: input }) as Either<
+      Diagnostic[],
+      unknown
+    >;
+    return checked._tag === 'Left' ? [`delivery of ${event}: ${describe(checked.left)}`] : [];
+  }
+
   /** Violations of the document; `deliberatelyInvalid` skips the request side. */
   check(ex: Exchange, deliberatelyInvalid = false): string[] {
     const input = {

@@ -213,6 +213,28 @@ describe('test send', () => {
     expect(verify(star.secret, sig(got), String(got?.body))).toBe(true);
   });
 
+  // decisions.md, Test send: the body has the event's full shape even with nothing to show
+  test.each([
+    ['contact.created', 'contact'],
+    ['job.deleted', 'job'],
+  ])(
+    'in a workspace with no records, %s is tested with a record of its shape that knows nothing',
+    async (event, object) => {
+      const { ws, r } = await setup();
+      const res = await ws.api.post('/webhooks', { event, target_url: r.url });
+      const sent = await h.admin.post(`/webhooks/${res.body.id}/test`);
+      expect(sent.status, sent.text).toBe(200);
+      const body = r.received.at(-1)?.json;
+      expect(body).toMatchObject({ object, event_type: event, event_test: true });
+      if (event === 'contact.created') {
+        expect(body).toMatchObject({ first_name: null, email: null, trades: [], full_name: null });
+      } else {
+        expect(body).toMatchObject({ deleted: true, job_number: null, name: null });
+      }
+      // and the afterEach checks it against the delivery's description in the document
+    },
+  );
+
   test('a JSON content type with no body is no body: the test send goes', async () => {
     const { ws, r, hook } = await setup();
     await createJob(ws, 'Roof');

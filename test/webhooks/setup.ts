@@ -3,6 +3,7 @@
 // receiver and stops every scheduler a test started through it.
 import { afterEach, expect } from 'vitest';
 import type { Config } from '../../src/platform/context';
+import { Contract } from '../support/contract';
 import {
   type Client,
   type Harness,
@@ -89,15 +90,41 @@ export const SPEC_EVENTS: readonly string[] = [
 /** A target on a public IP literal: accepted without a name lookup, never sent to. */
 export const hook = (name: number | string) => `https://93.184.216.34/hooks/${name}`;
 
-// What the tests of a file started, undone after each test: schedulers stopped, receivers closed.
+// What the tests of a file started, undone after each test: schedulers stopped, receivers closed,
+// and every delivery a receiver of setup() got checked against the document's x-webhooks.
 const harnesses: Harness[] = [];
 const receivers: Receiver[] = [];
+const checked: [Harness, Receiver][] = [];
 afterEach(async () => {
+  const problems: string[] = [];
+  for (const [h, rx] of checked.splice(0)) {
+    problems.push(...(await deliveryViolations(h, rx)));
+  }
   for (const h of harnesses.splice(0)) {
     h.rt.scheduler.stop();
   }
   await Promise.all(receivers.splice(0).map((r) => r.close()));
+  expect(problems, 'deliveries that break their description').toEqual([]);
 });
+
+const deliveryContracts = new Map<Harness, Promise<Contract>>();
+
+async function deliveryViolations(h: Harness, rx: Receiver): Promise<string[]> {
+  let contract = deliveryContracts.get(h);
+  if (!contract) {
+    contract = Promise.resolve(h.app.request('/v1/openapi.json'))
+      .then((r) => r.json())
+      .then((doc) => Contract.deliveries(doc as object));
+    deliveryContracts.set(h, contract);
+  }
+  const c = await contract;
+  return rx.received.flatMap((got) =>
+    c.checkDelivery(
+      Object.fromEntries(Object.entries(got.headers).map(([k, v]) => [k, String(v)])),
+      got.json,
+    ),
+  );
+}
 
 // One app per test file and configuration (vitest gives each file its own module graph), for the
 // tests that never deliver: building an app and its OpenAPI document costs more than a test.
@@ -160,6 +187,7 @@ export async function setup({
   const h = hookHarness(config);
   const ws = await h.workspace({ profile });
   const rx = await receiver(answer);
+  checked.push([h, rx]);
   return { h, ws, rx };
 }
 

@@ -1,3 +1,4 @@
+import { z } from '@hono/zod-openapi';
 import type { ServiceContext } from '../context';
 import { ApiError } from '../errors';
 
@@ -94,13 +95,28 @@ export interface EventDecl {
   label: string;
   description: string;
   filters?: readonly FilterDef[];
-  /** The event's own fields, empty: what a sample or a test send carries of them. */
-  extras?: Body;
+  /**
+   * The event's own fields (spec, Delivery body), each with its default: the value a sample or
+   * a test send carries, having no change to tell of.
+   */
+  extras?: z.ZodObject;
   /** A `*.deleted` event: the identifying fields its deleted snapshot carries (spec). */
   deleted?: readonly string[];
   /** Which records its samples may show; any the API sees when not given. */
   about?: About;
 }
+
+/** spec, Delivery body: what a `*.updated` delivery adds. */
+export const UPDATED = z.object({
+  changed_fields: z
+    .array(z.string())
+    .default([])
+    .openapi({ description: 'The public fields that changed (quick edits coalesce)' }),
+});
+
+/** A field an event adds that names what was before the change. */
+export const previous = (description: string) =>
+  z.string().nullable().default(null).openapi({ description });
 
 /** A family's events: their declarations, and the rule that derives them from a change. */
 export interface Events {

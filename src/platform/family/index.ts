@@ -27,6 +27,8 @@ export type AnyRecord = RecordIn<Coll>;
 export interface EventDef extends EventDecl {
   resource: string;
   filters: readonly FilterDef[];
+  /** The event's own fields at their defaults: what a sample or a test send carries. */
+  empty: Body;
 }
 
 /** The event catalogue, as routes see it (built from the registry by src/events). */
@@ -35,6 +37,8 @@ export interface EventCatalogue {
   find(name: string): EventDef | undefined;
   /** spec, GET /webhooks/samples/{event}: up to `limit` recent records, as deliveries of it. */
   samples(ctx: ServiceContext, def: EventDef, limit: number): Body[];
+  /** A delivery body of any event, for the document (each event's is a schema of its own). */
+  bodies: z.ZodType;
 }
 
 /** What a family's routes are built with. */
@@ -56,6 +60,8 @@ type Of<R, T> = { of(rec: R): T }['of'];
 /** A family's records: their collection, how the API shows them and which ones it sees. */
 export interface Records<K extends Coll = Coll, Out = Body> {
   coll: K;
+  /** The shape GET returns, for the document (a delivery of its events carries it too). */
+  schema: z.ZodObject;
   /** A record as GET returns it; deliveries and samples carry the same. */
   present(ctx: ServiceContext, rec: RecordIn<K>): Out;
   /** `present` for the records of one answer, when reading them together costs less. */
@@ -74,6 +80,7 @@ export interface Records<K extends Coll = Coll, Out = Body> {
  */
 export function defineRecords<K extends Coll, Out>(spec: {
   coll: K;
+  schema: z.ZodObject;
   present(ctx: ServiceContext, rec: RecordIn<K>): Out;
   presentAll?(ctx: ServiceContext): Of<RecordIn<K>, Out>;
   visible(ctx: ServiceContext, rec: RecordIn<K>): boolean;
@@ -83,6 +90,7 @@ export function defineRecords<K extends Coll, Out>(spec: {
   const presentAll = spec.presentAll ?? ((ctx) => (rec) => spec.present(ctx, rec));
   return {
     coll: spec.coll,
+    schema: spec.schema,
     present: spec.present,
     presentAll,
     visible: spec.visible,

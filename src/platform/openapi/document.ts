@@ -1,5 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../context';
+import { typedNullables } from './nullable';
+import { type Delivered, registerDeliveries, webhooksSection } from './webhooks';
 
 export const API_REVISION = '2.1.0';
 
@@ -32,20 +34,43 @@ export function registerSecuritySchemes(app: OpenAPIHono<AppEnv>): void {
 
 type Document = ReturnType<OpenAPIHono<AppEnv>['getOpenAPIDocument']>;
 
-/** Generated once, on first request: building it costs more than a start-up can spare. */
-export function documentFor(app: OpenAPIHono<AppEnv>): (origin: string) => Document {
+/**
+ * Generated once, on first request: building it costs more than a start-up can spare. The
+ * deliveries svc sends are described beside the operations (`x-webhooks`).
+ */
+export function documentFor(
+  app: OpenAPIHono<AppEnv>,
+  deliveries: readonly Delivered[] = [],
+): (origin: string) => Document {
+  registerDeliveries(app, deliveries);
   let doc: Document | undefined;
   return (origin) => {
     doc ??= withIdempotencyKey(
-      app.getOpenAPIDocument({
-        openapi: '3.0.3',
-        info: { title: 'Workspace Operations REST API', version: API_REVISION, description },
-        security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
+      typedNullables({
+        ...app.getOpenAPIDocument({
+          openapi: '3.0.3',
+          info: { title: 'Workspace Operations REST API', version: API_REVISION, description },
+          security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
+          tags: TAGS,
+        }),
+        'x-webhooks': webhooksSection(deliveries),
       }),
     );
     return { ...doc, servers: [{ url: `${origin}/v1` }] };
   };
 }
+
+/** The document's groups of operations, in the spec's order. */
+const TAGS = [
+  { name: 'Connection', description: 'Check a credential and see its workspace' },
+  { name: 'Lookups', description: 'Users, pipelines and stages, the event catalogue' },
+  { name: 'Jobs', description: 'Jobs on pipeline boards, and what is on each' },
+  { name: 'Contacts', description: 'Homeowners, adjusters and the other people of the work' },
+  { name: 'Tasks and appointments', description: 'Tasks; an appointment is a task with a type' },
+  { name: 'Estimates', description: 'Estimates and their templates' },
+  { name: 'Notes', description: 'Notes on a job' },
+  { name: 'Webhooks', description: 'Subscriptions, samples, and the deliveries svc sends' },
+];
 
 const WRITES = ['post', 'patch', 'delete'] as const;
 

@@ -24,6 +24,26 @@ export const listOf = <T extends z.ZodType>(item: T, name: string) =>
     })
     .openapi(name);
 
+/**
+ * A body that needs one field of each group (a field or its alias; a name, an email, a phone or
+ * a company), as client generators read it: every group is an `anyOf` of one-field objects,
+ * which openapi-typescript makes a union of `{name: string}` and `{job_name: string}`. The
+ * object's own properties say the rest. `types` gives the fields that are not strings.
+ */
+type FieldSchema =
+  | { type: 'string'; enum?: string[] }
+  | { type: 'array'; items: { type: 'string' } };
+
+export const requiresOneOf = (groups: string[][], types: Record<string, FieldSchema> = {}) => ({
+  allOf: groups.map((fields) => ({
+    anyOf: fields.map((field) => ({
+      type: 'object' as const,
+      properties: { [field]: types[field] ?? { type: 'string' as const } },
+      required: [field],
+    })),
+  })),
+});
+
 export const DeletedSchema = z
   .object({ id: z.uuid(), object: z.string(), deleted: z.literal(true) })
   .openapi('Deleted');

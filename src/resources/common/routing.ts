@@ -1,5 +1,5 @@
 import type { OpenAPIHono, z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { requireWrite } from '../../platform/auth';
 import type { AppEnv, Platform, ServiceContext } from '../../platform/context';
@@ -17,12 +17,16 @@ import { DeletedSchema } from '../../platform/openapi/schemas';
 import { type ListBody, listText, pageStart, wholeListText } from '../../platform/paging';
 import type { Position, Rec } from '../../store';
 
+// decisions.md: any text is an id to look up, and one of another form than a UUID names no
+// record: 404, never 400. The document says so, rather than a format svc does not enforce.
+const ID_DESCRIPTION =
+  "The record's id, a UUID (any case); an id of any other form names no record and is 404";
 const ID_PARAMETER = {
   name: 'id',
   in: 'path',
   required: true,
-  description: 'The record id',
-  schema: { type: 'string', format: 'uuid', description: 'The record id' },
+  description: ID_DESCRIPTION,
+  schema: { type: 'string', description: ID_DESCRIPTION },
 } as const;
 
 /**
@@ -49,13 +53,35 @@ export const readErrors = () => errorResponses('invalid_request', ...baseErrors)
 // /jobs/search reaches the operation PATCH /jobs/{id} as far as routing goes).
 const oneRecord = ['not_found', 'method_not_allowed'] as const;
 
-/** The answers every read of one record may give. */
-export const readOneErrors = () => errorResponses('invalid_request', ...oneRecord, ...baseErrors);
+/** The answers every read of one record may give: none of it is refused as malformed. */
+export const readOneErrors = () => errorResponses(...oneRecord, ...baseErrors);
+/** The answers a list under one record (its query checked) may give. */
+export const readUnderErrors = () => errorResponses('invalid_request', ...oneRecord, ...baseErrors);
 /** The answers every write may give, a write to one record adding 404 and 405. */
 export const changeErrors = (one = false) =>
   errorResponses(...writeErrors, ...(one ? oneRecord : []), ...baseErrors);
 
 export const writeOnly = [requireWrite()];
+
+/**
+ * A field the API refuses whatever its value (spec, Scope rule 4: sms_consent): the document
+ * does not offer it, and a body that sends it anyway is 400 naming it, rather than quietly
+ * stored without it.
+ */
+export const refuseField =
+  (field: string, message: string): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    let body: unknown;
+    try {
+      body = await c.req.json(); // kept by Hono: the validator reads it again, or refuses it
+    } catch {
+      body = undefined;
+    }
+    if (typeof body === 'object' && body !== null && Object.hasOwn(body, field)) {
+      throw new ApiError('invalid_request', message, field);
+    }
+    await next();
+  };
 
 /** The answers of a write a read-only credential may also make (subscribing to webhooks). */
 export const anyKeyChangeErrors = (one = false) =>

@@ -1,4 +1,4 @@
-import { comingIn, defineEvents, enumFilter } from '../../platform/family';
+import { comingIn, defineEvents, enumFilter, UPDATED } from '../../platform/family';
 import { CONTACT_TYPES } from './schema';
 
 const type = enumFilter('type', 'Contact type', CONTACT_TYPES);
@@ -19,7 +19,7 @@ export const contactEvents = defineEvents({
       label: 'Contact updated',
       description: 'A contact changed; changed_fields lists what.',
       filters: [type],
-      extras: { changed_fields: [] },
+      extras: UPDATED,
     },
     {
       event: 'contact.deleted',

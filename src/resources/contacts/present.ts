@@ -19,6 +19,7 @@ export const presentContact = (ctx: ServiceContext, c: Contact): z.infer<typeof 
 /** Contacts as the API shows them; a deleted one (in the recoverable area) it does not see. */
 export const contactRecords = defineRecords({
   coll: 'contacts',
+  schema: ContactSchema,
   present: presentContact,
   visible: (_ctx, c) => c.deleted_at === null,
   reads: ['users'],

@@ -11,8 +11,10 @@ import {
   pageAnswer,
   readErrors,
   readOneErrors,
+  readUnderErrors,
   recordAnswer,
   recordId,
+  refuseField,
   wholeAnswer,
   writeOnly,
 } from '../common/routing';
@@ -40,6 +42,16 @@ import {
 
 const tags = ['Contacts'];
 
+// spec, Scope rule 4: the API cannot set sms_consent. svc refuses it rather than ignoring it, so a
+// client learns the consent was not recorded (decisions.md).
+const withoutConsent = [
+  ...writeOnly,
+  refuseField(
+    'sms_consent',
+    'sms_consent cannot be set through the API; the homeowner gives it in the app',
+  ),
+];
+
 const list = createRoute({
   method: 'get',
   path: '/contacts',
@@ -55,7 +67,7 @@ const create = createRoute({
   operationId: 'createContact',
   summary: 'Add a contact',
   tags,
-  middleware: writeOnly,
+  middleware: withoutConsent,
   request: { body: jsonBody(ContactCreateSchema) },
   responses: { 201: jsonResponse(ContactSchema, 'The contact'), ...changeErrors() },
 });
@@ -86,7 +98,7 @@ const update = createRoute({
   operationId: 'updateContact',
   summary: 'Change a contact',
   tags,
-  middleware: writeOnly,
+  middleware: withoutConsent,
   request: { body: jsonBody(ContactUpdateSchema) },
   ...byId,
   responses: {
@@ -113,7 +125,7 @@ const jobs = createRoute({
     'Every job the person is on (homeowner, adjuster or secondary contact), archived included',
   request: { query: SubListQuery },
   ...byId,
-  responses: { 200: jsonResponse(JobListSchema, 'A page of jobs'), ...readOneErrors() },
+  responses: { 200: jsonResponse(JobListSchema, 'A page of jobs'), ...readUnderErrors() },
 });
 
 export function contactRoutes(deps: RouteDeps) {

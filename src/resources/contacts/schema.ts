@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { listOf, timestamp } from '../../platform/openapi/schemas';
+import { listOf, requiresOneOf, timestamp } from '../../platform/openapi/schemas';
 import { limitParam, pagingQuery } from '../../platform/paging';
 import type { Rec } from '../../store';
 import { createShape, patchShape, stringArray, text, usState, uuidInput } from '../common/fields';
@@ -93,29 +93,16 @@ export const contactFields = {
   assigned_to: uuidInput().openapi({ description: 'A teammate user id from /users' }),
 };
 
-// spec, Scope rule 4: the API cannot set sms_consent. svc refuses it rather than ignoring it, so a
-// client learns the consent was not recorded (decisions.md).
-const smsConsent = z
-  .unknown()
-  .optional()
-  .superRefine((value, ctx) => {
-    if (value !== undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        message: 'sms_consent cannot be set through the API; the homeowner gives it in the app',
-      });
-    }
-  })
-  .openapi({ description: 'Refused: consent cannot be set through the API' });
-
 const name = text(200).openapi({
   description: 'Full name, split into first and last when those are not sent',
 });
 
 export const ContactCreateSchema = z
   .object(createShape({ ...contactFields, name }))
-  .extend({ sms_consent: smsConsent })
-  .openapi('ContactCreate');
+  .openapi('ContactCreate', {
+    description: 'At least one of a name (name, first_name or last_name), email, phone or company',
+    ...requiresOneOf([['name', 'first_name', 'last_name', 'email', 'phone', 'company']]),
+  });
 
 export const ContactUpdateSchema = z
   .object(patchShape(contactFields))
@@ -123,7 +110,6 @@ export const ContactUpdateSchema = z
   .extend({
     type: contactFields.type.optional(),
     name: name.nullable().optional(),
-    sms_consent: smsConsent,
   })
   .openapi('ContactUpdate');
 

@@ -67,17 +67,7 @@ type Writable = Omit<Contact, 'id' | 'object' | 'created_at' | 'updated_at' | 'd
 /** The fields an input sets, checked and normalised; names and references are checked here. */
 function fieldsOf(ctx: ServiceContext, input: ContactCreate | ContactUpdate): Partial<Writable> {
   const out: Partial<Writable> = {};
-  const {
-    name,
-    first_name,
-    last_name,
-    phone,
-    assigned_to,
-    sms_consent: _,
-    type,
-    trades,
-    ...plain
-  } = input;
+  const { name, first_name, last_name, phone, assigned_to, type, trades, ...plain } = input;
   // spec, ContactCreate: name is split into first and last "when those are not sent": each half
   // fills only the one not sent, so {name: "Bob Jones", first_name: "Robert"} keeps "Jones".
   if (name !== undefined) {

@@ -16,6 +16,7 @@ export const presentEstimate = (ctx: ServiceContext, e: Estimate): z.infer<typeo
 /** Estimates as the API shows them; a deleted job's are gone with it. */
 export const estimateRecords = defineRecords({
   coll: 'estimates',
+  schema: EstimateSchema,
   present: presentEstimate,
   visible: (ctx, rec) => jobIsLive(ctx, rec.job_id),
   reads: [],

@@ -17,6 +17,7 @@ export const presentFile = (ctx: ServiceContext, f: FileRecord): z.infer<typeof 
 /** Files as the API shows them; a deleted job's are gone with it. */
 export const fileRecords = defineRecords({
   coll: 'files',
+  schema: FileSchema,
   present: presentFile,
   visible: (ctx, rec) => jobIsLive(ctx, rec.job_id),
   reads: ['users'],

@@ -18,6 +18,7 @@ export const presentInvoice = (ctx: ServiceContext, i: Invoice): z.infer<typeof 
 /** Invoices as the API shows them; a deleted job's are gone with it. */
 export const invoiceRecords = defineRecords({
   coll: 'invoices',
+  schema: InvoiceSchema,
   present: presentInvoice,
   visible: (ctx, rec) => jobIsLive(ctx, rec.job_id),
   reads: [],

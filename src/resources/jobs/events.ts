@@ -1,10 +1,13 @@
+import { z } from '@hono/zod-openapi';
 import {
   comingIn,
   defineEvents,
   enumFilter,
   type Occurrence,
   occurrence,
+  previous,
   raisedFrom,
+  UPDATED,
 } from '../../platform/family';
 import { userFilter } from '../users/service';
 import { pipelineFilter, stageFilter } from './filters';
@@ -31,21 +34,26 @@ export const jobEvents = defineEvents({
       description:
         'A job changed; changed_fields lists what. Quick edits coalesce into one delivery.',
       filters: [jobType],
-      extras: { changed_fields: [] },
+      extras: UPDATED,
     },
     {
       event: 'job.stage_changed',
       label: 'Job stage changed',
       description: 'A job moved stage; previous_stage says from where.',
       filters: [stage, stageFilter('previous_stage', 'Previous stage'), jobType, pipeline],
-      extras: { previous_stage: null, previous_stage_label: null },
+      extras: z.object({
+        previous_stage: previous('The stage key the job left'),
+        previous_stage_label: previous('The stage the job left, as its board names it'),
+      }),
     },
     {
       event: 'job.assigned',
       label: 'Job assigned',
       description: 'A job has a new primary assignee.',
       filters: [userFilter('assigned_to', 'Assigned to', 'assigned_to_id')],
-      extras: { previous_assigned_to_id: null },
+      extras: z.object({
+        previous_assigned_to_id: previous('The primary assignee before; null for none'),
+      }),
       about: raisedFrom((job) => ({ ...job, assigned_to_id: null })),
     },
     {

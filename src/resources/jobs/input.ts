@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { requiresOneOf } from '../../platform/openapi/schemas';
 import { limitParam, pagingQuery } from '../../platform/paging';
 import {
   blankablePatchShape,
@@ -82,6 +83,10 @@ export const JobCreateSchema = z
   })
   .openapi('JobCreate', {
     description: 'name (or job_name) and address (or property_address) are required',
+    ...requiresOneOf([
+      ['name', 'job_name'],
+      ['address', 'property_address'],
+    ]),
   });
 
 export const JobUpdateSchema = z

@@ -76,6 +76,7 @@ export function presentJobs(ctx: ServiceContext): (job: Job) => JobOut {
  */
 export const jobRecords = defineRecords({
   coll: 'jobs',
+  schema: JobSchema,
   present: (ctx, job) => presentJob(ctx, job),
   presentAll: presentJobs,
   visible: (_ctx, job) => job.deleted_at === null,

@@ -14,6 +14,7 @@ export const presentNote = (ctx: ServiceContext, note: Note): z.infer<typeof Not
 /** Notes as the API shows them; a deleted job's are gone with it. */
 export const noteRecords = defineRecords({
   coll: 'notes',
+  schema: NoteSchema,
   present: presentNote,
   visible: (ctx, n) => jobIsLive(ctx, n.job_id),
   reads: ['users'],

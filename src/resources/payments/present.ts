@@ -13,6 +13,7 @@ export const presentPayment = (ctx: ServiceContext, p: Payment): z.infer<typeof 
 /** Payments as the API shows them; a deleted job's are gone with it. */
 export const paymentRecords = defineRecords({
   coll: 'payments',
+  schema: PaymentSchema,
   present: presentPayment,
   visible: (ctx, rec) => jobIsLive(ctx, rec.job_id),
   reads: [],

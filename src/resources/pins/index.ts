@@ -1,4 +1,5 @@
-import { defineEvents, enumFilter, type Family, whereSet } from '../../platform/family';
+import { z } from '@hono/zod-openapi';
+import { defineEvents, enumFilter, type Family, previous, whereSet } from '../../platform/family';
 import { KNOCK_RESULTS, PIN_TYPES } from './schema';
 
 // Door-knock pins: their events are in the catalogue (and may be subscribed to) before svc holds
@@ -26,7 +27,9 @@ export const pins: Family = {
           knockResult,
           enumFilter('previous_knock_result', 'Previous knock result', KNOCK_RESULTS),
         ],
-        extras: { previous_knock_result: null },
+        extras: z.object({
+          previous_knock_result: previous('The knock result before; null for none'),
+        }),
         about: whereSet('knock_result'),
       },
     ],

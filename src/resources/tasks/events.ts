@@ -5,6 +5,7 @@ import {
   type Occurrence,
   occurrence,
   raisedFrom,
+  UPDATED,
   yesFilter,
 } from '../../platform/family';
 import { userFilter } from '../users/service';
@@ -30,7 +31,7 @@ export const taskEvents = defineEvents({
       label: 'Task updated',
       description: 'A task or appointment changed; changed_fields lists what.',
       filters,
-      extras: { changed_fields: [] },
+      extras: UPDATED,
     },
     {
       event: 'task.completed',

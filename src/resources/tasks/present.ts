@@ -32,6 +32,7 @@ export const linkedContact = (ctx: ServiceContext, task: Task): string | null =>
 /** Tasks and appointments as the API shows them, while what they belong to is live. */
 export const taskRecords = defineRecords({
   coll: 'tasks',
+  schema: TaskSchema,
   present: presentTask,
   visible: taskIsVisible,
   reads: ['users', 'contacts'],

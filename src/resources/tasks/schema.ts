@@ -1,5 +1,10 @@
 import { z } from '@hono/zod-openapi';
-import { listOf, nullableTimestamp, timestamp } from '../../platform/openapi/schemas';
+import {
+  listOf,
+  nullableTimestamp,
+  requiresOneOf,
+  timestamp,
+} from '../../platform/openapi/schemas';
 import { pagingQuery } from '../../platform/paging';
 import type { Rec } from '../../store';
 import { createShape, date, patchShape, text, uuidInput } from '../common/fields';
@@ -91,6 +96,9 @@ export const TaskCreateSchema = z
   .openapi('TaskCreate', {
     description:
       'title is required unless appointment_type is given (then it defaults to the type)',
+    ...requiresOneOf([['title', 'appointment_type']], {
+      appointment_type: { type: 'string', enum: [...APPOINTMENT_TYPES] },
+    }),
   });
 
 export const AppointmentCreateSchema = TaskCreateSchema.extend({

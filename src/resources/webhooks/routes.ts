@@ -3,6 +3,7 @@ import type { AppEnv } from '../../platform/context';
 import { ApiError } from '../../platform/errors';
 import type { RouteDeps } from '../../platform/family';
 import { baseErrors, errorResponses, jsonResponse } from '../../platform/openapi/responses';
+import { listOf } from '../../platform/openapi/schemas';
 import { wholeList } from '../../platform/paging';
 import {
   anyKeyChangeErrors,
@@ -16,7 +17,6 @@ import {
 import {
   EventDefinitionListSchema,
   EventParam,
-  SampleListSchema,
   WebhookCreatedSchema,
   WebhookCreateSchema,
   WebhookGroupSchema,
@@ -87,18 +87,23 @@ const remove = createRoute({
   responses: { 200: deletedResponse(), ...anyKeyChangeErrors(true) },
 });
 
-const samples = createRoute({
-  method: 'get',
-  path: '/webhooks/samples/{event}',
-  operationId: 'listWebhookSamples',
-  tags,
-  summary: 'Up to three recent records of the workspace wrapped as deliveries of the event',
-  request: { params: EventParam },
-  responses: {
-    200: jsonResponse(SampleListSchema, 'Sample delivery bodies, newest first'),
-    ...errorResponses('not_found', ...baseErrors),
-  },
-});
+/** `bodies`: a delivery body of any event (each event's is a schema of the document). */
+const samplesRoute = (bodies: z.ZodType) =>
+  createRoute({
+    method: 'get',
+    path: '/webhooks/samples/{event}',
+    operationId: 'listWebhookSamples',
+    tags,
+    summary: 'Up to three recent records of the workspace wrapped as deliveries of the event',
+    request: { params: EventParam },
+    responses: {
+      200: jsonResponse(
+        listOf(bodies, 'DeliverySampleList'),
+        'Sample delivery bodies, newest first',
+      ),
+      ...errorResponses('not_found', ...baseErrors),
+    },
+  });
 
 const events = createRoute({
   method: 'get',
@@ -133,7 +138,7 @@ export function webhookRoutes(deps: RouteDeps) {
         201,
       );
     })
-    .openapi(samples, (c) => {
+    .openapi(samplesRoute(deps.events.bodies), (c) => {
       const ctx = c.get('ctx');
       const name = c.req.valid('param').event;
       const def = deps.events.find(name);
@@ -141,7 +146,7 @@ export function webhookRoutes(deps: RouteDeps) {
         throw new ApiError('not_found', `"${name}" is not an event; GET /events lists them`);
       }
       const data = deps.events.samples(ctx, def, SAMPLES);
-      return c.json(wholeList(data) as z.infer<typeof SampleListSchema>, 200);
+      return c.json(wholeList(data), 200);
     })
     .openapi(getOne, (c) => c.json(presentWebhook(getWebhook(c.get('ctx'), recordId(c))), 200))
     .openapi(remove, (c) => {

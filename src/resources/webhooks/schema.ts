@@ -1,5 +1,10 @@
 import { z } from '@hono/zod-openapi';
-import { listOf, nullableTimestamp, timestamp } from '../../platform/openapi/schemas';
+import {
+  listOf,
+  nullableTimestamp,
+  requiresOneOf,
+  timestamp,
+} from '../../platform/openapi/schemas';
 import { text } from '../common/fields';
 
 export const WebhookSchema = z
@@ -39,20 +44,25 @@ export const WebhookListSchema = listOf(WebhookSchema, 'WebhookList');
 
 // JSON.parse makes `__proto__` an own key, which a record drops as it copies the object: the
 // subscription would be made unfiltered. It is no filter key of any event, so it is refused.
-const filterObject = z.preprocess(
-  (value, ctx) => {
-    if (value !== null && typeof value === 'object' && Object.hasOwn(value, '__proto__')) {
-      ctx.issues.push({
-        code: 'custom',
-        path: ['__proto__'],
-        message: '"__proto__" is not a filter key; GET /events lists them',
-        input: value,
-      });
-    }
-    return value;
-  },
-  z.record(z.string(), z.unknown()),
-);
+const filterObject = z
+  .preprocess(
+    (value, ctx) => {
+      if (value !== null && typeof value === 'object' && Object.hasOwn(value, '__proto__')) {
+        ctx.issues.push({
+          code: 'custom',
+          path: ['__proto__'],
+          message: '"__proto__" is not a filter key; GET /events lists them',
+          input: value,
+        });
+      }
+      return value;
+    },
+    z.record(z.string(), z.unknown()),
+  )
+  .openapi({
+    // A value is one string (is_appointment also takes JSON true); svc checks each (GET /events).
+    additionalProperties: { anyOf: [{ type: 'string' }, { type: 'boolean' }] },
+  });
 
 export const WebhookCreateSchema = z
   .object({
@@ -72,7 +82,16 @@ export const WebhookCreateSchema = z
       .optional()
       .openapi({ description: 'Single-event subscriptions only; see GET /events' }),
   })
-  .openapi('WebhookCreate');
+  .openapi('WebhookCreate', {
+    description: 'event (or events) and target_url (or targetUrl) are required',
+    ...requiresOneOf(
+      [
+        ['event', 'events'],
+        ['target_url', 'targetUrl'],
+      ],
+      { events: { type: 'array', items: { type: 'string' } } },
+    ),
+  });
 
 export type WebhookCreate = z.output<typeof WebhookCreateSchema>;
 
@@ -99,17 +118,3 @@ export const EventDefinitionSchema = z
   .openapi('EventDefinition');
 
 export const EventDefinitionListSchema = listOf(EventDefinitionSchema, 'EventDefinitionList');
-
-/** A delivery body: the record's own fields, plus the event's. */
-export const DeliveryBodySchema = z
-  .looseObject({
-    id: z.string(),
-    object: z.string(),
-    event_type: z.string(),
-    event_id: z.uuid(),
-    event_at: timestamp(),
-    event_workspace_id: z.uuid(),
-  })
-  .openapi('DeliveryBody');
-
-export const SampleListSchema = listOf(DeliveryBodySchema, 'DeliverySampleList');

@@ -3,7 +3,7 @@ import type { AppEnv } from '../../../platform/context';
 import type { JobListOf, RouteDeps } from '../../../platform/family';
 import { jsonResponse } from '../../../platform/openapi/responses';
 import { type ListQuery, pagingQuery } from '../../../platform/paging';
-import { byId, pageAnswer, readOneErrors, recordId } from '../../common/routing';
+import { byId, pageAnswer, readUnderErrors, recordId } from '../../common/routing';
 import { getJob } from '../visibility';
 
 // spec, Jobs: GET /jobs/{id}/notes, /files, /photos, /tasks, /estimates, /invoices, /payments.
@@ -21,7 +21,7 @@ const route = (list: JobListOf) =>
     // spec, Pagination 3: a job's own lists take the time filters too.
     request: { query: list.query ?? pagingQuery },
     ...byId,
-    responses: { 200: jsonResponse(list.schema, list.summary), ...readOneErrors() },
+    responses: { 200: jsonResponse(list.schema, list.summary), ...readUnderErrors() },
   });
 
 export function jobListRoutes(deps: RouteDeps) {
