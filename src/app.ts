@@ -2,6 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { adminApp } from './admin';
 import type { AppEnv } from './platform/context';
 import { onError } from './platform/errors/handler';
+import { cors } from './platform/http/cors';
 import { durability } from './platform/http/durability';
 import { notFoundHandler } from './platform/http/not-found';
 import { assignRequestId } from './platform/http/request-id';
@@ -13,11 +14,15 @@ import { docsRoutes } from './web/docs';
 /** Assembles the server: middleware order, routers, one error handler. Nothing else. */
 export function createApp(rt: Runtime, extend?: V1Extension): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
-  // The request id, then the wait for the disk, as one layer: every layer costs each request time.
+  // The request id, CORS on /v1, then the wait for the disk, as one layer: every layer costs
+  // each request time.
   const durable = durability(rt.store);
+  const origins = rt.config.cors;
   app.use('*', (c, next) => {
     assignRequestId(c);
-    return durable(c, next);
+    const preflight =
+      origins !== null && c.req.path.startsWith('/v1/') ? cors(c, origins) : undefined;
+    return preflight ? Promise.resolve(preflight) : durable(c, next);
   });
   app.route('/v1', v1App(rt, extend));
   app.route('/__admin', adminApp(rt));

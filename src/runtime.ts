@@ -41,6 +41,7 @@ export const defaultConfig = (overrides: Partial<Config> = {}): Config => ({
   appUrlFromRequest: true,
   webhookCoalesceMs: 1000,
   webhookTimeoutMs: TIMEOUT_MS,
+  cors: '*',
   log: (line) => process.stderr.write(`${line}\n`),
   ...overrides,
 });

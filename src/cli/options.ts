@@ -36,4 +36,26 @@ export function parseMillis(text: string): number {
   return n;
 }
 
+/** `--cors`: `*` (any origin), `off`, or origins separated by commas (`http://localhost:3000`). */
+export function parseCors(text: string): '*' | 'off' | string[] {
+  if (text === '*' || text === 'off') {
+    return text;
+  }
+  const origins = text.split(',').map((o) => o.trim());
+  for (const origin of origins) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (parsed === undefined || parsed.origin !== origin) {
+      throw new InvalidArgumentError(
+        `"${origin}" is no origin: give scheme, host and port only (http://localhost:3000), "*" or "off"`,
+      );
+    }
+  }
+  return origins;
+}
+
 export const DEFAULT_DATA = './.svc/data.json';

@@ -4,7 +4,7 @@ import { API_REVISION } from '../platform/openapi/document';
 import { defaultConfig } from '../runtime';
 import { type SeededWorkspace, seededKeys } from '../seed';
 import { startServer } from '../server';
-import { DEFAULT_DATA, parseMillis, parsePort, parseRateLimit } from './options';
+import { DEFAULT_DATA, parseCors, parseMillis, parsePort, parseRateLimit } from './options';
 
 export interface Hooks {
   /** Called once the server is warm: bin/svc.cjs saves V8's code cache then. */
@@ -19,6 +19,7 @@ interface ServeFlags {
   allowLocalTargets: boolean;
   rateLimit: number | 'off';
   webhookCoalesceMs: number;
+  cors: '*' | 'off' | string[];
 }
 
 export function serveCommand(program: Command, hooks: Hooks): void {
@@ -39,6 +40,12 @@ export function serveCommand(program: Command, hooks: Hooks): void {
       false,
     )
     .option('--rate-limit <n|off>', 'requests a minute per key', parseRateLimit, 120)
+    .option(
+      '--cors <origins|off>',
+      'origins a browser app may call /v1 from: "*" (any), "off", or a comma-separated list',
+      parseCors,
+      '*',
+    )
     .option(
       '--webhook-coalesce-ms <ms>',
       'how long quick edits to one record gather into one *.updated delivery',
@@ -64,6 +71,7 @@ async function serve(flags: ServeFlags, hooks: Hooks): Promise<void> {
         rateLimit: flags.rateLimit === 'off' ? null : flags.rateLimit,
         allowLocalTargets: flags.allowLocalTargets,
         webhookCoalesceMs: flags.webhookCoalesceMs,
+        cors: flags.cors === 'off' ? null : flags.cors,
       }),
     });
   } catch (err) {

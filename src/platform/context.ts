@@ -3,6 +3,7 @@ import { appCredential, type Credential } from './auth/credentials';
 import type { Workspace } from './auth/records';
 import type { Clock, Scheduler } from './clock';
 import { ApiError } from './errors';
+import type { CorsOrigins } from './http/cors';
 import type { Cursors } from './paging/cursors';
 import type { RateLimiter } from './rate-limit/limiter';
 
@@ -22,6 +23,8 @@ export interface Config {
   webhookCoalesceMs: number;
   /** How long a receiver has to answer (spec: 10 seconds; tests shorten it). */
   webhookTimeoutMs: number;
+  /** Which origins a browser app may call /v1 from (`--cors`); null answers no CORS at all. */
+  cors: CorsOrigins | null;
   /** Where operator-facing lines (faults, warnings) go. */
   log: (line: string) => void;
 }

@@ -49,6 +49,7 @@ describe('help and version', () => {
       '--no-seed',
       '--allow-local-targets',
       '--rate-limit',
+      '--cors',
     ]) {
       expect(run.stdout).toMatch(new RegExp(`^\\s+${flag}\\b`, 'm'));
     }
@@ -73,6 +74,8 @@ describe('usage errors', () => {
     ['serve --port abc', ['serve', '--port', 'abc']],
     ['serve --port 70000', ['serve', '--port', '70000']],
     ['serve --rate-limit 0', ['serve', '--rate-limit', '0']],
+    ['serve --cors with a path', ['serve', '--cors', 'http://localhost:3000/app']],
+    ['serve --cors with no scheme', ['serve', '--cors', 'localhost:3000']],
     ['seed --profile bogus', ['seed', '--profile', 'bogus']],
     ['seed --seed x', ['seed', '--seed', 'x']],
     ['an unknown command', ['frobnicate']],
