@@ -72,6 +72,15 @@ describe('CORS, any origin (the default)', () => {
     },
   );
 
+  test('a request without Origin (no browser) gets no CORS headers', async () => {
+    const { h, ws } = await setup();
+    const res = await h.app.request('/v1/ping', {
+      headers: { Authorization: `Bearer ${ws.keys.write.key}` },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Access-Control-Allow-Origin')).toBeNull();
+  });
+
   test('an OPTIONS that is no preflight is routed as any request: 405 with Allow', async () => {
     const { h, ws } = await setup();
     const res = await h.app.request('/v1/jobs', {
