@@ -76,7 +76,7 @@ export function testSample(
   const now = ctx.clock.iso();
   const schema = familyOfEvent(def.event)?.records?.schema;
   const blank = schema ? blankOf(ctx, schema) : {};
-  const record = { ...blank, id: newId(), object: def.resource };
+  const record = { ...blank, ...def.about?.fields, id: newId(), object: def.resource };
   return (
     find(ctx, def, 1, (view) => matches(def, filters, view))[0] ??
     find(ctx, def, 1)[0] ?? {
@@ -90,7 +90,8 @@ export function testSample(
 /**
  * decisions.md: a test send in a workspace with no record the event could be about carries a
  * record of the event's shape that knows nothing: null where a field may be null, [] and false,
- * its time the clock's. A receiver checks its parsing against the body it will really get.
+ * its time the clock's, the schema's example for text it always has, and what the event says of
+ * its record (completed for task.completed). A receiver checks its parsing against it.
  */
 function blankOf(ctx: ServiceContext, schema: z.ZodObject): Body {
   const out: Body = {};
@@ -121,5 +122,9 @@ function blankValue(ctx: ServiceContext, key: string, field: z.ZodType): unknown
   if (format === 'url' || key === 'url' || key.endsWith('_url')) {
     return `${ctx.appUrl}/test`;
   }
-  return key.endsWith('_at') ? ctx.clock.iso() : '';
+  if (key.endsWith('_at')) {
+    return ctx.clock.iso();
+  }
+  // Text a record always has: the example its schema gives (insurance, homeowner, ...).
+  return (field.meta() as { example?: unknown } | undefined)?.example ?? '';
 }

@@ -235,6 +235,28 @@ describe('test send', () => {
     },
   );
 
+  test('in a workspace with no records, no event is tested with an empty string, and each with its own state', async () => {
+    const { ws, r } = await setup();
+    const star = (await ws.api.post('/webhooks', { event: '*', target_url: r.url })).body;
+    const events: string[] = (await ws.api.get('/events')).body.data.map(
+      (e: { event: string }) => e.event,
+    );
+    for (const event of events) {
+      expect((await h.admin.post(`/webhooks/${star.id}/test`, { event })).status).toBe(200);
+    }
+    const bodies = r.received.map((got) => got.json);
+    expect(bodies).toHaveLength(events.length);
+    for (const body of bodies) {
+      const blanks = Object.entries(body).filter(([, v]) => v === '');
+      expect(blanks, String(body.event_type)).toEqual([]);
+    }
+    const of = (event: string) => bodies.find((b) => b.event_type === event);
+    expect(of('task.completed')).toMatchObject({ completed: true });
+    expect(of('appointment.created')).toMatchObject({ is_appointment: true });
+    expect(of('invoice.paid')).toMatchObject({ status: 'paid' });
+    expect(of('job.created')).toMatchObject({ job_type: 'insurance' });
+  });
+
   test('a JSON content type with no body is no body: the test send goes', async () => {
     const { ws, r, hook } = await setup();
     await createJob(ws, 'Roof');

@@ -87,8 +87,11 @@ export interface Occurrence {
  */
 export type Derive = (was: Body | undefined, now: Body | undefined) => Occurrence[];
 
-/** Whether a record, as GET shows it, is one a sample of `event` may show; `derive` is its rule. */
-export type About = (body: Body, derive: Derive, event: string) => boolean;
+/**
+ * Whether a record, as GET shows it, is one a sample of `event` may show; `derive` is its rule.
+ * `fields`: what such a record holds (a test send in a workspace with none shows them).
+ */
+export type About = ((body: Body, derive: Derive, event: string) => boolean) & { fields?: Body };
 
 export interface EventDecl {
   event: string;
@@ -197,17 +200,26 @@ export function defineEvents(spec: {
 export const comingIn: About = (body, derive, event) =>
   derive(undefined, body).some((o) => o.event === event);
 
-/** Samples: a record the event would be raised for, were it to change from `before(body)`. */
-export const raisedFrom =
-  (before: (body: Body) => Body): About =>
-  (body, derive, event) =>
-    derive(before(body), body).some((o) => o.event === event);
+/**
+ * Samples: a record the event would be raised for, were it to change from `before(body)`;
+ * `fields`, what such a record holds (completed: true for task.completed).
+ */
+export const raisedFrom = (before: (body: Body) => Body, fields?: Body): About =>
+  Object.assign(
+    (body: Body, derive: Derive, event: string) =>
+      derive(before(body), body).some((o) => o.event === event),
+    fields ? { fields } : {},
+  );
 
 /** Samples of events no rule raises yet (status moves): a record in the state they leave. */
-export const whereField =
-  (key: string, ...values: unknown[]): About =>
-  (body) =>
-    values.includes(body[key]);
+export const whereField = (key: string, ...values: unknown[]): About =>
+  Object.assign((body: Body) => values.includes(body[key]), { fields: { [key]: values[0] } });
+
+/** `about`, saying what a record it is about holds. */
+export const withFields = (about: About, fields: Body): About =>
+  Object.assign((body: Body, derive: Derive, event: string) => about(body, derive, event), {
+    fields,
+  });
 
 /** Samples: a record whose `key` holds something. */
 export const whereSet =

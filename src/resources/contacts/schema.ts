@@ -47,7 +47,10 @@ export const ContactSchema = z
     email: nullable,
     phone: nullable.openapi({ description: 'US numbers as (NNN) NNN-NNNN' }),
     company: nullable,
-    type: z.string().openapi({ description: `One of ${CONTACT_TYPES.join(', ')}; treat as open` }),
+    type: z.string().meta({
+      description: `One of ${CONTACT_TYPES.join(', ')}; treat as open`,
+      example: 'homeowner',
+    }),
     trades: z.array(z.string()),
     address: nullable,
     city: nullable,

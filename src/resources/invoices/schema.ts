@@ -11,8 +11,9 @@ export const InvoiceSchema = z
     object: z.literal('invoice'),
     invoice_number: nullable,
     title: nullable,
-    status: z.string().openapi({
+    status: z.string().meta({
       description: 'draft, sent, viewed, partially_paid, paid, overdue, void, bad_debt',
+      example: 'draft',
     }),
     purpose: nullable,
     subtotal: amount,

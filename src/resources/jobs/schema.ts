@@ -41,7 +41,7 @@ export const JobSchema = z
     object: z.literal('job'),
     job_number: nullable,
     name: nullable,
-    job_type: z.string().openapi({ description: 'insurance or retail' }),
+    job_type: z.string().meta({ description: 'insurance or retail', example: 'insurance' }),
     stage: nullable.openapi({ description: 'Stage key; filter on this' }),
     stage_label: nullable,
     stage_is_completed: z.boolean().nullable(),

@@ -21,7 +21,7 @@ export const NoteSchema = z
     id: z.uuid(),
     object: z.literal('note'),
     job_id: z.uuid(),
-    content: z.string(),
+    content: z.string().meta({ example: 'Hail hits on the north slope.' }),
     author_id: z
       .uuid()
       .nullable()

@@ -6,6 +6,7 @@ import {
   occurrence,
   raisedFrom,
   UPDATED,
+  withFields,
   yesFilter,
 } from '../../platform/family';
 import { userFilter } from '../users/service';
@@ -38,7 +39,7 @@ export const taskEvents = defineEvents({
       label: 'Task completed',
       description: 'A task or appointment was marked done.',
       filters,
-      about: raisedFrom((task) => ({ ...task, completed: false })),
+      about: raisedFrom((task) => ({ ...task, completed: false }), { completed: true }),
     },
     {
       event: 'task.deleted',
@@ -52,7 +53,7 @@ export const taskEvents = defineEvents({
       label: 'Appointment scheduled',
       description: 'An appointment was scheduled.',
       filters: [assignedTo, appointmentType],
-      about: comingIn,
+      about: withFields(comingIn, { is_appointment: true, appointment_type: 'inspection' }),
     },
   ],
   lifecycle: { created: 'task.created', updated: 'task.updated', deleted: 'task.deleted' },

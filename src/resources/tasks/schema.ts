@@ -101,9 +101,15 @@ export const TaskCreateSchema = z
     }),
   });
 
-export const AppointmentCreateSchema = TaskCreateSchema.extend({
-  appointment_type: z.enum(APPOINTMENT_TYPES),
-}).openapi('AppointmentCreate');
+// spec: as POST /tasks, but appointment_type is required (and then the title may be left out).
+export const AppointmentCreateSchema = z
+  .object({
+    ...createShape({ ...taskFields, title, completed: z.boolean() }),
+    appointment_type: z.enum(APPOINTMENT_TYPES),
+  })
+  .openapi('AppointmentCreate', {
+    description: 'appointment_type is required; title defaults to the type',
+  });
 
 export const TaskUpdateSchema = z
   .object(patchShape(taskFields))
