@@ -3,7 +3,14 @@
 import { faker } from '@faker-js/faker/locale/en_US';
 import zipcodes from 'zipcodes';
 import type { Workspace } from '../platform/auth';
-import type { Market, Place, Profile, Seeding, SeedStep } from '../platform/family';
+import {
+  DAY,
+  type Market,
+  type Place,
+  type Profile,
+  type Seeding,
+  type SeedStep,
+} from '../platform/family';
 import { FAMILIES, jobChildren } from '../resources';
 import type { WorkspaceCollections } from '../store';
 import type { Name, RecordOf } from '../store/collections';
@@ -28,8 +35,6 @@ export interface Generated {
   workspace: Workspace & { market: Market };
   collections: GeneratedRecords;
 }
-
-const DAY = 24 * 60 * 60 * 1000;
 
 /**
  * A whole workspace; the same options give the same records. The workspace and where it works

@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import type { Harness, Json } from '../support/harness';
-import { type Received, verify } from '../support/receiver';
+import { verify } from '../support/receiver';
 import {
   type Answerer,
   advance,
   createJob,
   setup as hookSetup,
+  jobCreatedHook,
   log,
   newJob,
+  signatureOf as sig,
   subscribe,
 } from './setup';
 
@@ -17,15 +19,11 @@ import {
 
 let h: Harness;
 
-/** A receiver answering as told, subscribed to job.created on a workspace of its own. */
-async function setup(answer: Answerer = () => 200) {
-  const c = await hookSetup({ answer });
-  h = c.h;
-  const hook = await subscribe(c, 'job.created');
-  return { ws: c.ws, r: c.rx, hook };
+async function setup(answer?: Answerer) {
+  const made = await jobCreatedHook(answer);
+  h = made.h;
+  return made;
 }
-
-const sig = (got: Received | undefined) => String(got?.headers['x-service-signature']);
 
 describe('resend', () => {
   test('makes a new delivery of the same event and bytes, sent once and answered after its attempt', async () => {

@@ -1,8 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import type { Harness, Json } from '../support/harness';
-import { type Received, v1Values, verify } from '../support/receiver';
-import { type Answerer, advance, createJob, setup as hookSetup, log, subscribe } from './setup';
+import { v1Values, verify } from '../support/receiver';
+import {
+  type Answerer,
+  advance,
+  createJob,
+  jobCreatedHook,
+  log,
+  signatureOf as sig,
+} from './setup';
 
 // DESIGN, /__admin: rotate_secret, enable, the delivery log and revoking a key; spec, Receiver
 // responses (the settings' support actions) and Signature verification 2.
@@ -11,15 +18,12 @@ const DAY = 24 * 3600;
 
 let h: Harness;
 
-/** A receiver answering as told, subscribed to job.created on a workspace of its own. */
-async function setup(answer: Answerer = () => 200) {
-  const c = await hookSetup({ answer });
-  h = c.h;
-  const hook = await subscribe(c, 'job.created');
-  return { ws: c.ws, r: c.rx, hook };
+async function setup(answer?: Answerer) {
+  const made = await jobCreatedHook(answer);
+  h = made.h;
+  return made;
 }
 
-const sig = (got: Received | undefined) => String(got?.headers['x-service-signature']);
 const tOf = (header: string) => /(?:^|,)t=(\d+)/.exec(header)?.[1];
 
 describe('rotate_secret', () => {

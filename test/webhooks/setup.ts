@@ -192,6 +192,17 @@ export async function setup({
 }
 
 /** A request that must answer `status`; answers the body. */
+/** A receiver answering as told, subscribed to job.created on a workspace of its own. */
+export async function jobCreatedHook(answer: Answerer = () => 200) {
+  const c = await setup({ answer });
+  const hook = await subscribe(c, 'job.created');
+  return { h: c.h, ws: c.ws, r: c.rx, hook };
+}
+
+/** The X-Service-Signature header of a received delivery, as text. */
+export const signatureOf = (got: Received | undefined): string =>
+  String(got?.headers['x-service-signature']);
+
 export async function ok(res: Promise<Reply>, status = 200): Promise<Json> {
   const r = await res;
   expect(r.status, r.text).toBe(status);

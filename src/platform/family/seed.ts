@@ -9,6 +9,11 @@ import type { Name, RecordOf } from '../../store/collections';
 export const PROFILES = ['empty', 'small', 'demo', 'large'] as const;
 export type Profile = (typeof PROFILES)[number];
 
+/** A day in milliseconds: seeded times are spread over days. */
+export const DAY = 24 * 60 * 60 * 1000;
+/** A seeded instant as the store keeps it. */
+export const iso = (ms: number) => new Date(ms).toISOString();
+
 /** Where the workspace works: the city at the centre of its market. */
 export interface Market {
   city: string;

@@ -1,4 +1,4 @@
-import type { Profile, Seeding, SeedStep } from '../../platform/family';
+import { iso, type Profile, type Seeding, type SeedStep } from '../../platform/family';
 import type { Contact } from './schema';
 import { NEW_CONTACT } from './service';
 
@@ -14,8 +14,6 @@ export const ADJUSTER_TYPES = ['field', 'desk', 'independent'] as const;
 
 /** People who are on no job: subcontractors, crews, inspectors, lenders. */
 const LOOSE: Record<Profile, number> = { empty: 0, small: 4, demo: 15, large: 300 };
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
  * A contact made at `at` with a drawn name, email and phone, `fields` over the rest. The jobs

@@ -1,4 +1,4 @@
-import type { Profile, SeedStep } from '../../platform/family';
+import { DAY, type Profile, type SeedStep } from '../../platform/family';
 import type { EstimateTemplate } from './schema';
 
 interface LineDef {
@@ -98,8 +98,6 @@ export const TEMPLATES: { name: string; lines: LineDef[] }[] = [
 
 /** Templates each profile carries (the first N above). */
 const TEMPLATE_COUNT: Record<Profile, number> = { empty: 2, small: 3, demo: 5, large: 5 };
-
-const DAY = 24 * 60 * 60 * 1000;
 
 export const templateSeed: SeedStep = {
   workspace(s) {

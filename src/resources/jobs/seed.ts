@@ -1,4 +1,4 @@
-import type { Profile, Seeding, SeedStep } from '../../platform/family';
+import { DAY, iso, type Profile, type Seeding, type SeedStep } from '../../platform/family';
 import type { Contact } from '../contacts/schema';
 import { ADJUSTER_TYPES, MORTGAGE_COMPANIES, seedContact } from '../contacts/seed';
 import type { Pipeline, Stage } from '../pipelines/schema';
@@ -58,9 +58,6 @@ export const LOST_REASONS = [
 
 /** Jobs each profile carries (large is for benchmarks: 10,000 jobs, about 25 MB). */
 const JOBS: Record<Profile, number> = { empty: 0, small: 14, demo: 72, large: 10_000 };
-
-const DAY = 86_400_000;
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /** What the jobs of one workspace are made with. */
 interface Crew {

@@ -1,4 +1,4 @@
-import type { Profile, SeedStep } from '../../platform/family';
+import { DAY, iso, type Profile, type SeedStep } from '../../platform/family';
 import { APPOINTMENT_FOR_STAGE } from '../pipelines/seed';
 import { NEW_TASK } from './service';
 
@@ -18,8 +18,6 @@ export const TASK_TITLES = [
 /** Tasks a job carries on average. */
 const PER_JOB: Record<Profile, number> = { empty: 0, small: 1, demo: 1.2, large: 0.4 };
 
-const DAY = 86_400_000;
-const iso = (ms: number) => new Date(ms).toISOString();
 const TITLES = {
   inspection: 'Inspection',
   adjuster_meeting: 'Adjuster meeting',

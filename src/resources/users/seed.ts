@@ -1,4 +1,4 @@
-import type { Profile, SeedStep } from '../../platform/family';
+import { DAY, type Profile, type SeedStep } from '../../platform/family';
 import type { ROLES, User } from './schema';
 
 type Role = (typeof ROLES)[number];
@@ -10,8 +10,6 @@ const TEAMS: Record<Profile, Partial<Record<Role, number>>> = {
   demo: { owner: 1, admin: 1, manager: 1, sales_rep: 4, project_manager: 2, office: 1, crew: 2 },
   large: { owner: 1, admin: 2, manager: 3, sales_rep: 14, project_manager: 4, office: 3, crew: 6 },
 };
-
-const DAY = 24 * 60 * 60 * 1000;
 
 /** The owner joins with the workspace; the rest of the team within its first year. */
 export const userSeed: SeedStep = {
