@@ -8,6 +8,7 @@ import { Idempotency } from './platform/idempotency';
 import { Cursors } from './platform/paging';
 import { RateLimiter } from './platform/rate-limit';
 import { RequestLog } from './platform/request-log';
+import { watchDueWork } from './resources/due';
 import { watchDeletions } from './resources/recoverable';
 import type { Rec, Store } from './store';
 
@@ -84,6 +85,7 @@ export function createRuntime(store: Store, config: Config, requestLogFile?: str
   };
   rt.idempotency.start();
   watchDeletions(rt);
+  watchDueWork(rt);
   deriveDeliveries(rt);
   rt.deliveries.start();
   return rt;

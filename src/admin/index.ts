@@ -3,6 +3,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../platform/context';
 import { limitBodies } from '../platform/http/body-limit';
 import { validationHook } from '../platform/openapi/validation';
+import { FAMILIES } from '../resources';
 import type { Runtime } from '../runtime';
 import { clockAdmin } from './clock';
 import { requestLogAdmin } from './requests';
@@ -23,6 +24,11 @@ export function adminApp(rt: Runtime): OpenAPIHono<AppEnv> {
   admin.route('/', requestLogAdmin(rt.requestLog));
   admin.route('/', restoreAdmin(rt));
   admin.route('/', webhookAdmin(rt));
+  for (const family of FAMILIES) {
+    if (family.admin) {
+      admin.route('/', family.admin(rt));
+    }
+  }
   admin.get('/openapi.json', (c) =>
     c.json(
       admin.getOpenAPIDocument({

@@ -80,6 +80,9 @@ export async function generateWorkspace(opts: GenerateOptions): Promise<Generate
       step.job?.(seeding, job);
     }
   }
+  for (const step of steps.workspace) {
+    step.finish?.(seeding);
+  }
   return { workspace, collections: seeding.collections };
 }
 

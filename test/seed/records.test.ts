@@ -73,7 +73,10 @@ describe('seeded records', () => {
     expect(byNumber.map((j) => j.created_at)).toEqual(
       [...byNumber.map((j) => j.created_at)].sort(),
     );
-    expect(gen.counters).toEqual([{ id: 'job_number', value: 1000 + gen.jobs.length }]);
+    expect(gen.counters.find((c) => c.id === 'job_number')).toEqual({
+      id: 'job_number',
+      value: 1000 + gen.jobs.length,
+    });
     const jobs = new Set(gen.jobs.map((j) => j.id));
     expect(gen.tasks.every((t) => t.job_id !== null && jobs.has(t.job_id))).toBe(true);
     expect(gen.notes.every((n) => jobs.has(n.job_id))).toBe(true);

@@ -196,6 +196,10 @@ export function defineEvents(spec: {
   return { resource: spec.resource, decls: spec.decls, derive };
 }
 
+/** A status move: the record, seen before and after the change, now in `status` and not before. */
+export const movedTo = (was: Body | undefined, now: Body | undefined, status: string): boolean =>
+  was !== undefined && now !== undefined && now.status === status && was.status !== status;
+
 /** Samples: a record whose coming into sight raises the event (the creations). */
 export const comingIn: About = (body, derive, event) =>
   derive(undefined, body).some((o) => o.event === event);

@@ -1,7 +1,7 @@
 import type { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Position, TxScope, WorkspaceCollections } from '../../store';
 import type { Name, RecordOf } from '../../store/collections';
-import type { AppEnv, Config, ServiceContext } from '../context';
+import type { AppEnv, Config, Platform, ServiceContext } from '../context';
 import type { Cursors } from '../paging/cursors';
 import type { ListQuery } from '../paging/query';
 import type { Body, EventDecl, Events, FilterDef } from './events';
@@ -140,6 +140,21 @@ export interface Recoverable {
   purge(ws: TxScope<WorkspaceCollections>, id: string, onJob: readonly Coll[]): void;
 }
 
+/**
+ * Work that falls due on the clock for a record in some state (an estimate passing its
+ * valid-until date, an invoice its due date). svc schedules it from every change to the record,
+ * and when the clock reaches it, runs it once, in a transaction of the record's workspace, if the
+ * record as then stored still falls due.
+ */
+export interface DueWork<K extends Coll = Coll> {
+  coll: K;
+  /** Names the work in the scheduler (with the record's id). */
+  name: string;
+  /** When it falls due for the record as stored (ms), or undefined when it does not. */
+  at(rec: RecordIn<K>): number | undefined;
+  run(ws: TxScope<WorkspaceCollections>, rec: RecordIn<K>, nowIso: string): void;
+}
+
 export interface Family {
   /** Its folder's name. */
   name: string;
@@ -152,6 +167,10 @@ export interface Family {
   /** The jobs family: the order of the families whose records hang off a job (spec, Jobs). */
   children?: readonly string[];
   recoverable?: Recoverable;
+  /** Work that falls due on the clock for its records. */
+  due?: readonly DueWork[];
+  /** Its app-side actions (DESIGN.md, control API), mounted on /__admin. */
+  admin?(rt: Platform): OpenAPIHono<AppEnv>;
   /** How it seeds a workspace; loaded only when one is made (faker stays out of a start). */
   seed?(): Promise<SeedStep>;
 }

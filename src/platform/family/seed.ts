@@ -63,4 +63,6 @@ export interface SeedStep {
   workspace?(s: Seeding): void;
   /** Its records on one job, once every family's workspace step has run. */
   job?(s: Seeding, job: Job): void;
+  /** Once every job's records are made (numbering them in creation order). */
+  finish?(s: Seeding): void;
 }

@@ -31,7 +31,7 @@ export const listOf = <T extends z.ZodType>(item: T, name: string) =>
  * object's own properties say the rest. `types` gives the fields that are not strings.
  */
 type FieldSchema =
-  | { type: 'string'; enum?: string[] }
+  | { type: 'string'; enum?: string[]; format?: 'uuid' }
   | { type: 'array'; items: { type: 'string' } };
 
 export const requiresOneOf = (groups: string[][], types: Record<string, FieldSchema> = {}) => ({

@@ -1,16 +1,29 @@
 import { DAY, type Profile, type SeedStep } from '../../platform/family';
-import type { EstimateTemplate } from './schema';
+import type { Line } from '../common/line-items';
+import type { EstimateTemplate, Package, Upgrade } from './schema';
 
-interface LineDef {
+interface TemplateDef {
   name: string;
-  quantity: number;
-  unit_price: number;
-  taxable: boolean;
+  document_type: 'proposal' | 'estimate';
+  /** Segments joined by " · "; one whose smart field the job lacks is left out. */
+  title: string;
+  lines: Line[];
+  packages?: Package[];
+  upgrades?: Upgrade[];
 }
 
-export const TEMPLATES: { name: string; lines: LineDef[] }[] = [
+const shingles = (name: string, unit_price: number): Line => ({
+  name: `${name} (per square)`,
+  quantity: 26,
+  unit_price,
+  taxable: true,
+});
+
+export const TEMPLATES: TemplateDef[] = [
   {
     name: 'Insurance Roof Replacement - Architectural Shingles',
+    document_type: 'estimate',
+    title: 'Roof replacement · {homeowner_name} · {address} · {carrier} claim {claim_number}',
     lines: [
       {
         name: 'Tear off, haul and dispose of comp. shingles (per square)',
@@ -33,18 +46,23 @@ export const TEMPLATES: { name: string; lines: LineDef[] }[] = [
   },
   {
     name: 'Retail Roof Replacement - Standard',
+    document_type: 'proposal',
+    title: 'Roof replacement proposal · {homeowner_name} · {address}',
+    packages: [
+      { name: 'good', lines: [shingles('25-year 3-tab shingles', 215)] },
+      { name: 'better', lines: [shingles('30-year architectural shingles', 275)] },
+      { name: 'best', lines: [shingles('50-year designer shingles', 390)] },
+    ],
+    upgrades: [
+      { name: 'Seamless gutters with guards', price: 2450 },
+      { name: 'Solar attic fan', price: 685 },
+    ],
     lines: [
       {
         name: 'Remove existing roofing (per square)',
         quantity: 24,
         unit_price: 65,
         taxable: false,
-      },
-      {
-        name: '30-year architectural shingles (per square)',
-        quantity: 26,
-        unit_price: 275,
-        taxable: true,
       },
       {
         name: 'Underlayment and starter strip (per square)',
@@ -57,6 +75,8 @@ export const TEMPLATES: { name: string; lines: LineDef[] }[] = [
   },
   {
     name: 'Seamless Gutter Replacement',
+    document_type: 'estimate',
+    title: 'Gutter replacement · {homeowner_name} · {address}',
     lines: [
       {
         name: '6" seamless aluminum gutter (linear ft)',
@@ -70,6 +90,8 @@ export const TEMPLATES: { name: string; lines: LineDef[] }[] = [
   },
   {
     name: 'Siding Repair - Hail Damage',
+    document_type: 'estimate',
+    title: 'Siding repair · {homeowner_name} · {address} · {carrier} claim {claim_number}',
     lines: [
       {
         name: 'Vinyl siding replacement (per square)',
@@ -83,6 +105,9 @@ export const TEMPLATES: { name: string; lines: LineDef[] }[] = [
   },
   {
     name: 'Metal Roof Upgrade',
+    document_type: 'proposal',
+    title: 'Metal roof proposal · {homeowner_name} · {address}',
+    upgrades: [{ name: 'Snow guards', price: 940 }],
     lines: [
       {
         name: 'Standing seam metal panels (per square)',
@@ -109,7 +134,14 @@ export const templateSeed: SeedStep = {
         object: 'estimate_template',
         name: def.name,
         template_number: `T-${1001 + i}`,
+        document_type: def.document_type,
+        title: def.title,
         line_items: def.lines.map((line) => ({ ...line })),
+        packages: (def.packages ?? []).map((p) => ({
+          ...p,
+          lines: p.lines.map((l) => ({ ...l })),
+        })),
+        upgrades: (def.upgrades ?? []).map((u) => ({ ...u })),
         created_at: created,
         updated_at: changed.toISOString(),
       } satisfies EstimateTemplate);

@@ -1,7 +1,15 @@
-import { comingIn, defineEvents, whereField } from '../../platform/family';
+import {
+  comingIn,
+  defineEvents,
+  movedTo,
+  type Occurrence,
+  occurrence,
+  whereField,
+  whereSet,
+} from '../../platform/family';
 
-// spec, Events: the estimate lifecycle; decisions.md, they take no filters. The status moves
-// (sent, viewed, signed, declined) come with the estimates service.
+// spec, Events: the estimate lifecycle; decisions.md, they take no filters, and estimate.viewed
+// fires on the first view (a homeowner opening it again only counts).
 export const estimateEvents = defineEvents({
   resource: 'estimate',
   decls: [
@@ -14,14 +22,14 @@ export const estimateEvents = defineEvents({
     {
       event: 'estimate.sent',
       label: 'Estimate sent',
-      description: 'An estimate was sent to the homeowner.',
-      about: whereField('status', 'sent'),
+      description: 'An estimate was sent to the homeowner for signature.',
+      about: whereField('status', 'sent', 'viewed', 'signed', 'declined'),
     },
     {
       event: 'estimate.viewed',
       label: 'Estimate viewed',
-      description: 'The homeowner opened an estimate.',
-      about: whereField('status', 'viewed'),
+      description: 'The homeowner opened an estimate for the first time.',
+      about: Object.assign(whereSet('first_viewed_at'), { fields: { status: 'viewed' } }),
     },
     {
       event: 'estimate.signed',
@@ -37,4 +45,22 @@ export const estimateEvents = defineEvents({
     },
   ],
   lifecycle: { created: 'estimate.created' },
+  more: (was, now) => {
+    const out: Occurrence[] = [];
+    if (now === undefined || was === undefined) {
+      return out;
+    }
+    if (movedTo(was, now, 'sent')) {
+      out.push(occurrence('estimate.sent', now));
+    }
+    if (was.first_viewed_at === null && now.first_viewed_at !== null) {
+      out.push(occurrence('estimate.viewed', now));
+    }
+    for (const status of ['signed', 'declined'] as const) {
+      if (movedTo(was, now, status)) {
+        out.push(occurrence(`estimate.${status}`, now));
+      }
+    }
+    return out;
+  },
 });

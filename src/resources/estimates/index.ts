@@ -1,14 +1,18 @@
 import type { Family } from '../../platform/family';
-import { scanOnJob } from '../common/on-job';
+import { estimateAdmin } from './admin';
 import { estimateEvents } from './events';
 import { estimateRecords } from './present';
+import { estimateRoutes } from './routes';
 import { EstimateListSchema } from './schema';
+import { estimateExpiry, listEstimates } from './service';
 
-// The estimates of a job: their events, and their list under the job.
 export const estimates: Family = {
   name: 'estimates',
+  routes: estimateRoutes,
   records: estimateRecords,
   events: estimateEvents,
+  due: [estimateExpiry],
+  admin: estimateAdmin,
   onJob: {
     colls: ['estimates'],
     lists: [
@@ -16,8 +20,9 @@ export const estimates: Family = {
         path: 'estimates',
         summary: "The job's estimates",
         schema: EstimateListSchema,
-        scan: (ctx, jobId, q, after) => scanOnJob(ctx, 'estimates', jobId, q, after),
+        scan: (ctx, jobId, q, after) => listEstimates(ctx, { ...q, job_id: jobId }, after),
       },
     ],
   },
+  seed: () => import('./seed').then((m) => m.estimateSeed),
 };

@@ -2,11 +2,13 @@ import type { z } from '@hono/zod-openapi';
 import type { ServiceContext } from '../../platform/context';
 import { defineRecords, shape } from '../../platform/family';
 import { jobIsLive } from '../jobs/visibility';
+import { estimateFigures } from './figures';
 import { type Estimate, EstimateSchema } from './schema';
 
 export const presentEstimate = (ctx: ServiceContext, e: Estimate): z.infer<typeof EstimateSchema> =>
   shape(EstimateSchema, e, {
     object: 'estimate',
+    ...estimateFigures(e),
     pdf_url: `${ctx.appUrl}/estimates/${e.id}/pdf`,
     signed_pdf_url: e.signed_at ? `${ctx.appUrl}/estimates/${e.id}/signed.pdf` : null,
     url: `${ctx.appUrl}/estimates/${e.id}`,

@@ -1,7 +1,14 @@
-import { comingIn, defineEvents, whereField } from '../../platform/family';
+import {
+  comingIn,
+  defineEvents,
+  movedTo,
+  type Occurrence,
+  occurrence,
+  whereField,
+} from '../../platform/family';
 
-// spec, Events: the invoice lifecycle; decisions.md, they take no filters. The status moves
-// come with the invoices service.
+// spec, Events: the invoice lifecycle; decisions.md, they take no filters. invoice.sent fires
+// when an invoice first goes out, invoice.overdue once, when an unpaid one passes its due date.
 export const invoiceEvents = defineEvents({
   resource: 'invoice',
   decls: [
@@ -14,8 +21,8 @@ export const invoiceEvents = defineEvents({
     {
       event: 'invoice.sent',
       label: 'Invoice sent',
-      description: 'An invoice was sent.',
-      about: whereField('status', 'sent'),
+      description: 'An invoice went out to the homeowner (its pay page turned on).',
+      about: whereField('status', 'sent', 'viewed', 'partially_paid', 'overdue'),
     },
     {
       event: 'invoice.paid',
@@ -26,7 +33,7 @@ export const invoiceEvents = defineEvents({
     {
       event: 'invoice.overdue',
       label: 'Invoice overdue',
-      description: 'A sent invoice passed its due date.',
+      description: 'An unpaid invoice that is out passed its due date.',
       about: whereField('status', 'overdue'),
     },
     {
@@ -37,4 +44,24 @@ export const invoiceEvents = defineEvents({
     },
   ],
   lifecycle: { created: 'invoice.created' },
+  more: (was, now) => {
+    const out: Occurrence[] = [];
+    if (was === undefined || now === undefined) {
+      return out;
+    }
+    if (was.sent_at === null && now.sent_at !== null) {
+      out.push(occurrence('invoice.sent', now));
+    }
+    if (movedTo(was, now, 'paid')) {
+      out.push(occurrence('invoice.paid', now));
+    }
+    // Once: an invoice back from paid to its overdue state (a refund) does not fire it again.
+    if (movedTo(was, now, 'overdue') && was.status !== 'paid') {
+      out.push(occurrence('invoice.overdue', now));
+    }
+    if (movedTo(was, now, 'void')) {
+      out.push(occurrence('invoice.voided', now));
+    }
+    return out;
+  },
 });

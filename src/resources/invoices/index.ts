@@ -1,14 +1,19 @@
 import type { Family } from '../../platform/family';
-import { scanOnJob } from '../common/on-job';
+import { invoiceAdmin } from './admin';
 import { invoiceEvents } from './events';
 import { invoiceRecords } from './present';
+import { invoiceRoutes } from './routes';
 import { InvoiceListSchema } from './schema';
+import { listInvoices } from './service';
+import { invoiceOverdue } from './settle';
 
-// The invoices of a job: their events, and their list under the job.
 export const invoices: Family = {
   name: 'invoices',
+  routes: invoiceRoutes,
   records: invoiceRecords,
   events: invoiceEvents,
+  due: [invoiceOverdue],
+  admin: invoiceAdmin,
   onJob: {
     colls: ['invoices'],
     lists: [
@@ -16,8 +21,9 @@ export const invoices: Family = {
         path: 'invoices',
         summary: "The job's invoices",
         schema: InvoiceListSchema,
-        scan: (ctx, jobId, q, after) => scanOnJob(ctx, 'invoices', jobId, q, after),
+        scan: (ctx, jobId, q, after) => listInvoices(ctx, { ...q, job_id: jobId }, after),
       },
     ],
   },
+  seed: () => import('./seed').then((m) => m.invoiceSeed),
 };

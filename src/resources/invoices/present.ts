@@ -1,8 +1,8 @@
 import type { z } from '@hono/zod-openapi';
 import type { ServiceContext } from '../../platform/context';
 import { defineRecords, shape } from '../../platform/family';
-import { jobIsLive } from '../jobs/visibility';
 import { type Invoice, InvoiceSchema } from './schema';
+import { invoiceIsVisible } from './service';
 
 // The homeowner's pay page is on while the invoice is out and not settled.
 const PAYABLE = new Set(['sent', 'viewed', 'partially_paid', 'overdue']);
@@ -20,6 +20,6 @@ export const invoiceRecords = defineRecords({
   coll: 'invoices',
   schema: InvoiceSchema,
   present: presentInvoice,
-  visible: (ctx, rec) => jobIsLive(ctx, rec.job_id),
+  visible: invoiceIsVisible,
   reads: [],
 });

@@ -1,6 +1,36 @@
 import { z } from '@hono/zod-openapi';
-import { listOf, nullableTimestamp, timestamp } from '../../platform/openapi/schemas';
+import {
+  listOf,
+  nullableTimestamp,
+  requiresOneOf,
+  timestamp,
+} from '../../platform/openapi/schemas';
+import { pagingQuery } from '../../platform/paging';
 import type { Rec } from '../../store';
+import { createShape, date, patchShape, text, uuidInput } from '../common/fields';
+import { type Line, lineItems } from '../common/line-items';
+
+export const INVOICE_STATUSES = [
+  'draft',
+  'sent',
+  'viewed',
+  'partially_paid',
+  'paid',
+  'overdue',
+  'void',
+  'bad_debt',
+] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
+export const PURPOSES = [
+  'claim_scope',
+  'deductible',
+  'supplement',
+  'depreciation',
+  'contract',
+  'other',
+] as const;
+export const DISCOUNT_TYPES = ['amount', 'percent'] as const;
 
 const nullable = z.string().nullable();
 const amount = z.number().nullable();
@@ -11,11 +41,8 @@ export const InvoiceSchema = z
     object: z.literal('invoice'),
     invoice_number: nullable,
     title: nullable,
-    status: z.string().meta({
-      description: 'draft, sent, viewed, partially_paid, paid, overdue, void, bad_debt',
-      example: 'draft',
-    }),
-    purpose: nullable,
+    status: z.string().meta({ description: INVOICE_STATUSES.join(', '), example: 'draft' }),
+    purpose: nullable.openapi({ description: PURPOSES.join(', ') }),
     subtotal: amount,
     discount_amount: amount,
     tax_amount: amount,
@@ -41,8 +68,24 @@ export const InvoiceSchema = z
   })
   .openapi('Invoice');
 
+/**
+ * An invoice as stored: what GET shows (its figures kept up to date by every change and payment),
+ * and what they are worked out from, which GET does not show (spec, Invoice).
+ */
 export type Invoice = Rec &
-  Omit<z.infer<typeof InvoiceSchema>, 'url' | 'id' | 'pdf_url' | 'payment_url'>;
+  Omit<z.infer<typeof InvoiceSchema>, 'url' | 'id' | 'pdf_url' | 'payment_url'> & {
+    status: InvoiceStatus;
+    purpose: (typeof PURPOSES)[number] | null;
+    line_items: Line[];
+    tax_rate: number | null;
+    discount_type: (typeof DISCOUNT_TYPES)[number] | null;
+    discount_value: number | null;
+    notes: string | null;
+    terms: string | null;
+    allow_partial_payments: boolean;
+    /** When it went overdue: invoice.overdue fires once. */
+    overdue_at: string | null;
+  };
 
 declare module '../../store/collections' {
   interface WorkspaceCollections {
@@ -51,3 +94,59 @@ declare module '../../store/collections' {
 }
 
 export const InvoiceListSchema = listOf(InvoiceSchema, 'InvoiceList');
+
+const invoiceFields = {
+  contact_id: uuidInput().openapi({ description: 'Who it bills' }),
+  estimate_id: uuidInput(),
+  title: text(300),
+  purpose: z.enum(PURPOSES).openapi({ description: 'Fills the matching job figure' }),
+  issue_date: date(),
+  due_date: date(),
+  tax_rate: z.number().min(0).max(100).openapi({ description: 'A percent, on taxable lines' }),
+  discount_type: z.enum(DISCOUNT_TYPES),
+  discount_value: z
+    .number()
+    .min(0)
+    .max(1_000_000_000)
+    .openapi({ description: 'Dollars, or a percent (up to 100) with discount_type percent' }),
+  notes: text(10_000),
+  terms: text(10_000),
+  allow_partial_payments: z.boolean(),
+};
+
+export const InvoiceCreateSchema = z
+  .object({
+    ...createShape({
+      job_id: uuidInput(),
+      ...invoiceFields,
+      issue_date: date().openapi({ description: 'Defaults to today (US Central time)' }),
+    }),
+    line_items: lineItems(),
+  })
+  .openapi('InvoiceCreate', {
+    description:
+      'A draft invoice for a job (job_id) or a contact (contact_id), with at least one line',
+    ...requiresOneOf([['job_id', 'contact_id']], {
+      job_id: { type: 'string', format: 'uuid' },
+      contact_id: { type: 'string', format: 'uuid' },
+    }),
+  });
+
+export const InvoiceUpdateSchema = z
+  .object({
+    ...patchShape(invoiceFields),
+    line_items: lineItems().optional().openapi({ description: 'Replaces every line' }),
+  })
+  .openapi('InvoiceUpdate');
+
+export type InvoiceCreate = z.output<typeof InvoiceCreateSchema>;
+export type InvoiceUpdate = z.output<typeof InvoiceUpdateSchema>;
+
+export const InvoiceListQuery = pagingQuery.extend({
+  status: z.enum(INVOICE_STATUSES).optional(),
+  job_id: uuidInput().optional(),
+  contact_id: uuidInput().optional(),
+  invoice_number: z.string().max(100).optional(),
+});
+
+export type InvoiceListQuery = z.output<typeof InvoiceListQuery>;

@@ -1,4 +1,4 @@
-import { comingIn, defineEvents, enumFilter, occurrence, whereField } from '../../platform/family';
+import { defineEvents, enumFilter, occurrence, whereField } from '../../platform/family';
 import { PAYER_TYPES, PAYMENT_METHODS, PAYMENT_TYPES } from './schema';
 
 // decisions.md: payment events take payment_type, payer_type and payment_method.
@@ -14,23 +14,28 @@ export const paymentEvents = defineEvents({
     {
       event: 'payment.received',
       label: 'Payment received',
-      description: 'A payment was recorded.',
+      description: 'A payment was recorded as received (or an expected one came in).',
       filters,
-      about: comingIn,
+      about: (body) => body.is_refund === false && body.status !== 'expected',
     },
     {
       event: 'payment.refunded',
       label: 'Payment refunded',
-      description: 'A payment was refunded.',
+      description: 'A refund was recorded: the refund payment (negative amount) is carried.',
       filters,
       about: whereField('is_refund', true),
     },
   ],
-  // Recorded as received, or an expected payment coming in.
-  more: (was, now) =>
-    now !== undefined &&
-    now.status !== 'expected' &&
-    (was === undefined || was.status === 'expected')
+  // Recorded as received, or an expected payment coming in; a refund is payment.refunded alone.
+  more: (was, now) => {
+    if (now === undefined) {
+      return [];
+    }
+    if (now.is_refund === true) {
+      return was === undefined ? [occurrence('payment.refunded', now)] : [];
+    }
+    return now.status !== 'expected' && (was === undefined || was.status === 'expected')
       ? [occurrence('payment.received', now)]
-      : [],
+      : [];
+  },
 });

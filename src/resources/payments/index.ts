@@ -1,14 +1,17 @@
 import type { Family } from '../../platform/family';
-import { scanOnJob } from '../common/on-job';
+import { paymentAdmin } from './admin';
 import { paymentEvents } from './events';
 import { paymentRecords } from './present';
+import { paymentRoutes } from './routes';
 import { PaymentListSchema } from './schema';
+import { listPayments } from './service';
 
-// The payments of a job: their events, and their list under the job.
 export const payments: Family = {
   name: 'payments',
+  routes: paymentRoutes,
   records: paymentRecords,
   events: paymentEvents,
+  admin: paymentAdmin,
   onJob: {
     colls: ['payments'],
     lists: [
@@ -16,8 +19,9 @@ export const payments: Family = {
         path: 'payments',
         summary: "The job's payments",
         schema: PaymentListSchema,
-        scan: (ctx, jobId, q, after) => scanOnJob(ctx, 'payments', jobId, q, after),
+        scan: (ctx, jobId, q, after) => listPayments(ctx, { ...q, job_id: jobId }, after),
       },
     ],
   },
+  seed: () => import('./seed').then((m) => m.paymentSeed),
 };

@@ -1,0 +1,86 @@
+import { createRoute, type OpenAPIHono, type z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import {
+  type AppEnv,
+  appContext,
+  type Platform,
+  type ServiceContext,
+} from '../../platform/context';
+import { ApiError } from '../../platform/errors';
+import type { Records } from '../../platform/family';
+import { adminWriteErrors, jsonResponse } from '../../platform/openapi/responses';
+import type { WorkspaceCollections } from '../../store';
+import type { Name } from '../../store/collections';
+import { byId, jsonBody, recordId } from './routing';
+
+type Coll = Name<WorkspaceCollections>;
+
+// App-side actions (DESIGN.md, control API): what a person does in the web app, or a homeowner
+// on their pages. They name a record by id alone, and run as the owner of its workspace through
+// the same services as the API, so the same events fire.
+
+/** The workspace holding a record, as its owner in the web app sees it; 404 when none does. */
+export function ownerOf(rt: Platform, coll: Coll, id: string, appUrl: string): ServiceContext {
+  for (const ws of rt.store.global.values('workspaces')) {
+    if (rt.store.workspace(ws.id).get(coll, id) !== undefined) {
+      return appContext(rt, ws.id, appUrl);
+    }
+  }
+  throw new ApiError('not_found', `no such ${coll.replace(/s$/, '')}`);
+}
+
+interface Action<B extends z.ZodObject | undefined> {
+  /** `POST /{coll}/{id}/{verb}`; `PATCH /{coll}/{id}` when verb is undefined. */
+  verb?: string;
+  operationId: string;
+  summary: string;
+  body?: B;
+  /** Whether a body may be left out altogether (every field of it optional). */
+  bodyOptional?: boolean;
+}
+
+/**
+ * Mounts one app-side action on a record of `records`: it answers the record as GET /v1 shows it
+ * (its links on the control API's origin), or the error of the service.
+ */
+export function appAction<K extends Coll, B extends z.ZodObject | undefined = undefined>(
+  app: OpenAPIHono<AppEnv>,
+  rt: Platform,
+  records: Records<K, unknown>,
+  action: Action<B>,
+  run: (
+    ctx: ServiceContext,
+    id: string,
+    body: B extends z.ZodObject ? z.output<B> : undefined,
+  ) => WorkspaceCollections[K],
+): void {
+  const route = createRoute({
+    method: action.verb === undefined ? 'patch' : 'post',
+    path:
+      action.verb === undefined ? `/${records.coll}/{id}` : `/${records.coll}/{id}/${action.verb}`,
+    operationId: action.operationId,
+    summary: action.summary,
+    ...byId,
+    ...(action.body
+      ? { request: { body: { ...jsonBody(action.body), required: !action.bodyOptional } } }
+      : {}),
+    responses: {
+      200: jsonResponse(records.schema, 'The record as it now is'),
+      ...adminWriteErrors('invalid_request', 'not_found', 'conflict'),
+    },
+  });
+  app.openapi(route, async (c: Context<AppEnv>) => {
+    const id = recordId(c);
+    const ctx = ownerOf(rt, records.coll, id, new URL(c.req.url).origin);
+    const body = (action.body ? await readBody(c, action.body) : undefined) as B extends z.ZodObject
+      ? z.output<B>
+      : undefined;
+    const rec = run(ctx, id, body);
+    return c.json(records.present(ctx, rec as never) as object, 200);
+  });
+}
+
+async function readBody(c: Context<AppEnv>, schema: z.ZodObject): Promise<unknown> {
+  const valid = (c.req as unknown as { valid(target: 'json'): unknown }).valid('json');
+  return valid ?? schema.parse({});
+}

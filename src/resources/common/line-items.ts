@@ -1,0 +1,55 @@
+import { z } from '@hono/zod-openapi';
+import { lineCents } from './cents';
+import { text } from './fields';
+
+/** decisions.md, Money: at most 500 lines on an estimate or an invoice (the spec leaves it open). */
+export const MAX_LINES = 500;
+
+/** A line as stored on an estimate or an invoice; a checklist line has no price. */
+export interface Line {
+  name: string;
+  quantity: number;
+  unit_price: number | null;
+  taxable: boolean;
+}
+
+/** spec, LineItemInput: name, quantity, unit_price (negative: a credit), and taxable. */
+export const LineItemInputSchema = z
+  .object({
+    name: text(300).min(1, 'must not be empty'),
+    quantity: z.number().min(0).max(1_000_000).default(1).openapi({ description: 'Defaults to 1' }),
+    unit_price: z
+      .number()
+      .min(-10_000_000)
+      .max(10_000_000)
+      .openapi({ description: 'Dollars; a negative price is a credit' }),
+    taxable: z
+      .boolean()
+      .default(true)
+      .openapi({ description: "Whether the invoice's tax_rate applies to it; defaults to true" }),
+  })
+  .openapi('LineItemInput');
+
+export type LineItemInput = z.output<typeof LineItemInputSchema>;
+
+export const lineItems = () => z.array(LineItemInputSchema).min(1).max(MAX_LINES);
+
+export const toLines = (input: readonly LineItemInput[]): Line[] =>
+  input.map((l) => ({
+    name: l.name,
+    quantity: l.quantity,
+    unit_price: l.unit_price,
+    taxable: l.taxable,
+  }));
+
+/** The sum of lines in cents, each rounded once; undefined when a line has no price. */
+export function linesCents(lines: readonly Line[]): bigint | undefined {
+  let sum = 0n;
+  for (const line of lines) {
+    if (line.unit_price === null) {
+      return undefined;
+    }
+    sum += lineCents(line.quantity, line.unit_price);
+  }
+  return sum;
+}

@@ -1,0 +1,37 @@
+import { dollars, toCents } from '../common/cents';
+import { linesCents } from '../common/line-items';
+import type { Estimate } from './schema';
+
+/**
+ * decisions.md, Estimates: the totals as the PDF computes them. A package costs the shared scope
+ * plus its own lines; `total` is one price for the whole job when there is one, else the package
+ * the homeowner chose, else the first (base) package, else the priced scope; null (never 0) when
+ * a line has no price. Upgrades are quoted outside it.
+ */
+export function estimateFigures(
+  e: Pick<Estimate, 'scope' | 'packages' | 'upgrades' | 'price' | 'selected_tier'>,
+) {
+  const scope = linesCents(e.scope);
+  const packages = new Map<string, bigint | undefined>();
+  for (const p of e.packages) {
+    const own = linesCents(p.lines);
+    packages.set(p.name, scope === undefined || own === undefined ? undefined : scope + own);
+  }
+  const priced = [...packages].every(([, cents]) => cents !== undefined);
+  const base =
+    packages.size === 0
+      ? scope
+      : (packages.get(e.selected_tier ?? '') ?? [...packages.values()][0]);
+  let upgrades = 0n;
+  for (const u of e.upgrades) {
+    upgrades += toCents(u.price);
+  }
+  return {
+    total: e.price !== null ? e.price : base === undefined ? null : dollars(base),
+    package_totals:
+      packages.size > 0 && priced
+        ? Object.fromEntries([...packages].map(([name, cents]) => [name, dollars(cents ?? 0n)]))
+        : null,
+    upgrades_total: e.upgrades.length > 0 ? dollars(upgrades) : null,
+  };
+}

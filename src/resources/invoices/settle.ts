@@ -1,0 +1,95 @@
+import type { DueWork } from '../../platform/family';
+import type { TxScope, WorkspaceCollections } from '../../store';
+import { centralDayEnd } from '../common/central-time';
+import { toCents } from '../common/cents';
+import { isReceived } from '../payments/schema';
+import type { Invoice } from './schema';
+import { invoiceFigures } from './totals';
+
+type Ws = TxScope<WorkspaceCollections>;
+
+/** Money in hand on an invoice, in cents: its payments no longer only expected, refunds netted. */
+export function paidCents(ws: Ws, invoiceId: string): bigint {
+  let paid = 0n;
+  for (const p of ws.all('payments')) {
+    if (p.invoice_id === invoiceId && isReceived(p)) {
+      paid += toCents(p.amount);
+    }
+  }
+  return paid;
+}
+
+/**
+ * decisions.md, Invoices: the status money gives an invoice. Paid in full (something paid, and
+ * nothing left) is paid; something paid is partially paid, unless it went overdue, which it stays
+ * until paid in full; nothing paid is where it stood before money came (overdue, viewed, sent, or
+ * draft). A void invoice stays void; one written off stays bad debt until paid in full.
+ */
+function statusFor(inv: Invoice, paid: bigint, balance: number): Invoice['status'] {
+  if (inv.status === 'void') {
+    return 'void';
+  }
+  if (paid > 0n && balance === 0) {
+    return 'paid';
+  }
+  if (inv.status === 'bad_debt') {
+    return 'bad_debt';
+  }
+  const before =
+    inv.overdue_at !== null
+      ? 'overdue'
+      : inv.first_viewed_at !== null
+        ? 'viewed'
+        : inv.sent_at !== null
+          ? 'sent'
+          : 'draft';
+  return paid > 0n && before !== 'overdue' ? 'partially_paid' : before;
+}
+
+/** The invoice with its figures and status worked out again (after a change or a payment). */
+export const settled = (ws: Ws, inv: Invoice, now: string): Invoice =>
+  withPaid(inv, paidCents(ws, inv.id), now);
+
+/** The invoice's figures and status, given what has been paid on it (in cents). */
+export function withPaid(inv: Invoice, paid: bigint, now: string): Invoice {
+  const figures = invoiceFigures(inv, paid);
+  const status = statusFor(inv, paid, figures.balance_due);
+  return {
+    ...inv,
+    ...figures,
+    status,
+    // decisions.md: paid_at is cleared when a refund reopens the invoice. A void invoice is
+    // reopened by nothing, so voiding a paid one keeps when it was paid (its money stays too).
+    paid_at: status === 'paid' ? (inv.paid_at ?? now) : status === 'void' ? inv.paid_at : null,
+  };
+}
+
+/** Works an invoice out again after its payments moved, writing it when anything changed. */
+export function settle(ws: Ws, invoiceId: string, now: string): void {
+  const inv = ws.get('invoices', invoiceId);
+  if (inv === undefined) {
+    return;
+  }
+  const next = settled(ws, inv, now);
+  if (JSON.stringify(next) !== JSON.stringify(inv)) {
+    ws.put('invoices', { ...next, updated_at: now });
+  }
+}
+
+const OPEN = new Set<Invoice['status']>(['sent', 'viewed', 'partially_paid']);
+
+/**
+ * decisions.md: an unpaid invoice that is out goes overdue once the clock passes the end of its
+ * due date (US Central time), once.
+ */
+export const invoiceOverdue: DueWork<'invoices'> = {
+  coll: 'invoices',
+  name: 'invoice-overdue',
+  at: (inv) =>
+    OPEN.has(inv.status) && inv.due_date !== null && inv.overdue_at === null && inv.balance_due > 0
+      ? centralDayEnd(inv.due_date) + 1
+      : undefined,
+  run(ws, inv, now) {
+    ws.put('invoices', { ...inv, status: 'overdue', overdue_at: now, updated_at: now });
+  },
+};

@@ -1,0 +1,187 @@
+import type { ServiceContext } from '../../platform/context';
+import { ApiError } from '../../platform/errors';
+import { newId } from '../../platform/ids';
+import { type ListQuery, timeFilter } from '../../platform/paging';
+import type { Position } from '../../store';
+import { centralDate } from '../common/central-time';
+import { dollars, toCents } from '../common/cents';
+import { settle } from '../invoices/settle';
+import { jobIsLive, requireJob } from '../jobs/visibility';
+import {
+  isReceived,
+  type Payment,
+  type PaymentCreate,
+  type PaymentListQuery,
+  type PaymentStatus,
+} from './schema';
+
+export function getPayment(ctx: ServiceContext, id: string): Payment {
+  const payment = ctx.ws.get('payments', id);
+  if (!payment || !jobIsLive(ctx, payment.job_id)) {
+    throw new ApiError('not_found', 'no such payment');
+  }
+  return payment;
+}
+
+const today = (ctx: ServiceContext) => centralDate(ctx.clock.nowMs());
+
+/** decisions.md, Payments: amounts are kept to the cent. */
+const toCent = (amount: number) => dollars(toCents(amount));
+
+/**
+ * spec, POST /payments: a payment on a job, applied to one of its invoices when `invoice_id`
+ * names it (never guessed). The job's money and the invoice's balance and status follow, in the
+ * same transaction.
+ */
+export function createPayment(ctx: ServiceContext, input: PaymentCreate): Payment {
+  const job = requireJob(ctx, input.job_id, 'job_id');
+  if (input.invoice_id !== undefined) {
+    const invoice = ctx.ws.get('invoices', input.invoice_id);
+    if (!invoice || invoice.job_id !== job.id) {
+      throw new ApiError(
+        'invalid_request',
+        'invoice_id is not an invoice on this job',
+        'invoice_id',
+      );
+    }
+    if (invoice.status === 'void') {
+      throw new ApiError(
+        'invalid_request',
+        'invoice_id is a void invoice: it takes no payments',
+        'invoice_id',
+      );
+    }
+  }
+  const status = input.status ?? 'received';
+  const now = ctx.clock.iso();
+  return ctx.ws.transaction((tx) => {
+    const payment = tx.put('payments', {
+      id: newId(),
+      object: 'payment',
+      job_id: job.id,
+      invoice_id: input.invoice_id ?? null,
+      amount: toCent(input.amount),
+      payment_type: input.payment_type ?? 'other',
+      payer_type: input.payer_type ?? 'homeowner',
+      payment_method: input.payment_method ?? 'check',
+      status,
+      check_number: input.check_number || null,
+      // decisions.md: an expected payment has not been received on any day yet.
+      date_received: input.date_received ?? (status === 'expected' ? null : today(ctx)),
+      date_deposited: input.date_deposited ?? null,
+      notes: input.notes || null,
+      is_refund: false,
+      refund_of_payment_id: null,
+      online: false,
+      created_at: now,
+      updated_at: now,
+    });
+    if (payment.invoice_id !== null) {
+      settle(tx, payment.invoice_id, now);
+    }
+    return payment;
+  });
+}
+
+/** What is left to refund of a payment, in cents: its amount less the refunds of it so far. */
+function refundableCents(ctx: ServiceContext, payment: Payment): bigint {
+  let left = toCents(payment.amount);
+  for (const p of ctx.ws.values('payments')) {
+    if (p.refund_of_payment_id === payment.id) {
+      left += toCents(p.amount); // refunds are negative
+    }
+  }
+  return left;
+}
+
+/**
+ * DESIGN.md, control API: a refund is its own payment, negative, of money received; it defaults
+ * to what is left to refund and never goes beyond it.
+ */
+export function refundPayment(
+  ctx: ServiceContext,
+  id: string,
+  input: { amount?: number | undefined },
+): Payment {
+  const original = getPayment(ctx, id);
+  if (original.is_refund) {
+    throw new ApiError('conflict', 'a refund cannot be refunded');
+  }
+  if (!isReceived(original)) {
+    throw new ApiError('conflict', 'an expected payment has not been received: nothing to refund');
+  }
+  const left = refundableCents(ctx, original);
+  const cents = input.amount === undefined ? left : toCents(input.amount);
+  if (left <= 0n) {
+    throw new ApiError('conflict', 'the payment is refunded in full already');
+  }
+  if (cents > left) {
+    throw new ApiError('invalid_request', `at most ${dollars(left)} is left to refund`, 'amount');
+  }
+  const now = ctx.clock.iso();
+  return ctx.ws.transaction((tx) => {
+    const refund = tx.put('payments', {
+      ...original,
+      id: newId(),
+      amount: dollars(-cents),
+      status: 'received',
+      check_number: null,
+      date_received: today(ctx),
+      date_deposited: null,
+      notes: null,
+      is_refund: true,
+      refund_of_payment_id: original.id,
+      online: false,
+      created_at: now,
+      updated_at: now,
+    });
+    if (refund.invoice_id !== null) {
+      settle(tx, refund.invoice_id, now);
+    }
+    return refund;
+  });
+}
+
+/**
+ * DESIGN.md, control API: a payment's status moves (any to any: a check can bounce back to
+ * expected). Received today, deposited today, where the payment has no date for it yet.
+ */
+export function setPaymentStatus(ctx: ServiceContext, id: string, status: PaymentStatus): Payment {
+  const payment = getPayment(ctx, id);
+  if (payment.status === status) {
+    return payment;
+  }
+  const now = ctx.clock.iso();
+  const next: Payment = { ...payment, status, updated_at: now };
+  if (status !== 'expected' && next.date_received === null) {
+    next.date_received = today(ctx);
+  }
+  if (status === 'deposited' && next.date_deposited === null) {
+    next.date_deposited = today(ctx);
+  }
+  return ctx.ws.transaction((tx) => {
+    const out = tx.put('payments', next);
+    if (out.invoice_id !== null) {
+      settle(tx, out.invoice_id, now);
+    }
+    return out;
+  });
+}
+
+export function listPayments(
+  ctx: ServiceContext,
+  q: ListQuery & Partial<Omit<PaymentListQuery, 'limit' | 'cursor'>>,
+  after: Position | undefined,
+) {
+  const inTime = timeFilter(q);
+  return ctx.ws.scan('payments', {
+    after,
+    limit: q.limit,
+    where: (p) =>
+      inTime(p) &&
+      (q.job_id === undefined || p.job_id === q.job_id) &&
+      (q.invoice_id === undefined || p.invoice_id === q.invoice_id) &&
+      (q.payment_type === undefined || p.payment_type === q.payment_type) &&
+      jobIsLive(ctx, p.job_id),
+  });
+}
