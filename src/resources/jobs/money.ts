@@ -1,4 +1,5 @@
 import type { ServiceContext } from '../../platform/context';
+import { dollars, maxCents, toCents } from '../common/cents';
 import { isReceived } from '../payments/schema';
 import type { Job } from './schema';
 
@@ -11,7 +12,7 @@ export function totalJobValue(job: Job): number | null {
   if (job.job_type === 'insurance') {
     return job.rcv_amount === null
       ? job.estimated_amount
-      : round(job.rcv_amount + (job.supplements_amount ?? 0));
+      : dollars(toCents(job.rcv_amount) + toCents(job.supplements_amount ?? 0));
   }
   return job.final_amount ?? job.estimated_amount;
 }
@@ -22,16 +23,13 @@ export function totalJobValue(job: Job): number | null {
  * for all its jobs instead of passing over every payment for each job.
  */
 export function receivedByJob(ctx: ServiceContext, onlyJobId?: string): Map<string, number> {
-  const sums = new Map<string, number>();
+  const sums = new Map<string, bigint>();
   for (const payment of ctx.ws.values('payments')) {
     if ((onlyJobId === undefined || payment.job_id === onlyJobId) && isReceived(payment)) {
-      sums.set(payment.job_id, (sums.get(payment.job_id) ?? 0) + payment.amount);
+      sums.set(payment.job_id, (sums.get(payment.job_id) ?? 0n) + toCents(payment.amount));
     }
   }
-  for (const [id, sum] of sums) {
-    sums.set(id, round(sum));
-  }
-  return sums;
+  return new Map([...sums].map(([id, sum]) => [id, dollars(sum)]));
 }
 
 /** The money figures of a job, given its money in hand (see receivedByJob). */
@@ -40,8 +38,6 @@ export function jobMoney(job: Job, received: number) {
   return {
     total_job_value: total,
     amount_received: received,
-    balance_due: total === null ? null : round(Math.max(total - received, 0)),
+    balance_due: total === null ? null : dollars(maxCents(toCents(total) - toCents(received), 0n)),
   };
 }
-
-const round = (n: number) => Math.round(n * 100) / 100;
