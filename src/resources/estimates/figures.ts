@@ -26,8 +26,11 @@ export function estimateFigures(
   for (const u of e.upgrades) {
     upgrades += toCents(u.price);
   }
+  // The one price is a figure like any other (decisions.md, Money): shown to the cent, rounded
+  // once, as an invoice's discount amount is; 1.005 is 1.01, not the 1.005 the client sent.
+  const price = e.price === null ? undefined : toCents(e.price);
   return {
-    total: e.price !== null ? e.price : base === undefined ? null : dollars(base),
+    total: price !== undefined ? dollars(price) : base === undefined ? null : dollars(base),
     package_totals:
       packages.size > 0 && priced
         ? Object.fromEntries([...packages].map(([name, cents]) => [name, dollars(cents ?? 0n)]))

@@ -211,8 +211,13 @@ export function createInvoice(ctx: ServiceContext, input: InvoiceCreate): Invoic
     first_viewed_at: null,
     paid_at: null,
     job_id: job?.id ?? null,
-    // Who it bills: the job's homeowner unless the body names someone.
-    contact_id: job?.homeowner_id ?? null,
+    // Who it bills: the job's homeowner unless the body names someone. A deleted homeowner is
+    // no homeowner (the job shows homeowner_id null while the contact is deleted): billing it
+    // would show the id of a record the API hides.
+    contact_id:
+      job?.homeowner_id != null && findContact(ctx, job.homeowner_id) !== undefined
+        ? job.homeowner_id
+        : null,
     estimate_id: null,
     line_items: [],
     tax_rate: null,

@@ -34,6 +34,11 @@ const toCent = (amount: number) => dollars(toCents(amount));
  * same transaction.
  */
 export function createPayment(ctx: ServiceContext, input: PaymentCreate): Payment {
+  // Kept to the cent, an amount under half a cent would be recorded as a payment of 0, which the
+  // spec refuses ("amount: number greater than 0").
+  if (toCents(input.amount) <= 0n) {
+    throw new ApiError('invalid_request', 'amount must be at least 0.01', 'amount');
+  }
   const job = requireJob(ctx, input.job_id, 'job_id');
   if (input.invoice_id !== undefined) {
     const invoice = ctx.ws.get('invoices', input.invoice_id);
@@ -114,6 +119,10 @@ export function refundPayment(
   const cents = input.amount === undefined ? left : toCents(input.amount);
   if (left <= 0n) {
     throw new ApiError('conflict', 'the payment is refunded in full already');
+  }
+  // Kept to the cent, an amount under half a cent would be a refund of 0.
+  if (cents <= 0n) {
+    throw new ApiError('invalid_request', 'amount must be at least 0.01', 'amount');
   }
   if (cents > left) {
     throw new ApiError('invalid_request', `at most ${dollars(left)} is left to refund`, 'amount');
