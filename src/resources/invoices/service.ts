@@ -62,9 +62,14 @@ function checkDates(inv: Pick<Invoice, 'issue_date' | 'due_date'>, input: { due_
   }
 }
 
-function checkDiscount(inv: Pick<Invoice, 'discount_type' | 'discount_value'>) {
+function checkDiscount(
+  inv: Pick<Invoice, 'discount_type' | 'discount_value'>,
+  input: { discount_value?: unknown },
+) {
   if (inv.discount_type === 'percent' && (inv.discount_value ?? 0) > 100) {
-    throw new ApiError('invalid_request', 'a percent discount is at most 100', 'discount_value');
+    // The field the request sent: a type of percent over a stored amount names discount_type.
+    const field = input.discount_value === undefined ? 'discount_type' : 'discount_value';
+    throw new ApiError('invalid_request', 'a percent discount is at most 100', field);
   }
 }
 
@@ -107,6 +112,10 @@ function termsOf(
   // spec: a discount_value of 0 or null removes the discount; a value alone is an amount.
   if (input.discount_value !== undefined) {
     out.discount_value = input.discount_value === 0 ? null : input.discount_value;
+  }
+  // decisions.md: clearing the type clears the discount; the value alone would read as dollars.
+  if (input.discount_type === null) {
+    out.discount_value = null;
   }
   if (input.discount_type !== undefined) {
     out.discount_type = input.discount_type;
@@ -232,7 +241,7 @@ export function createInvoice(ctx: ServiceContext, input: InvoiceCreate): Invoic
     ...terms,
   });
   checkDates(draft, input);
-  checkDiscount(draft);
+  checkDiscount(draft, input);
   return ctx.ws.transaction((tx) =>
     write(tx, { ...draft, invoice_number: nextNumber(tx) }, now, true),
   );
@@ -254,7 +263,7 @@ export function updateInvoice(ctx: ServiceContext, id: string, input: InvoiceUpd
     throw new ApiError('invalid_request', 'an invoice without a job bills a contact', 'contact_id');
   }
   checkDates(next, input);
-  checkDiscount(next);
+  checkDiscount(next, input);
   if (JSON.stringify(next) === JSON.stringify(invoice)) {
     return invoice;
   }
@@ -275,6 +284,13 @@ export function deleteInvoice(ctx: ServiceContext, id: string): Invoice {
   const invoice = getInvoice(ctx, id);
   if (invoice.status !== 'draft') {
     throw notDraft(invoice, 'deleted');
+  }
+  // A draft may have expected payments recorded against it: deleting it would leave them
+  // naming an invoice that is gone.
+  for (const p of ctx.ws.values('payments')) {
+    if (p.invoice_id === id) {
+      throw new ApiError('conflict', 'payments are recorded against this invoice; void it instead');
+    }
   }
   ctx.ws.transaction((tx) => {
     tx.delete('invoices', id);

@@ -1,0 +1,161 @@
+import { describe, expect, test } from 'vitest';
+import {
+  advance,
+  centralDate,
+  expectError,
+  fresh,
+  get,
+  invoiceOf,
+  jobOf,
+  newInvoice,
+  newJob,
+  nowMs,
+  ok,
+  pay,
+  setStatus,
+  toLateCentralEvening,
+  UNKNOWN,
+} from '../invoices/setup';
+
+// PATCH /__admin/payments/{id} {status}: DESIGN.md, control API (payment status moves);
+// decisions.md, Payments (any status to any other; date_received set to today when it leaves
+// expected without one, date_deposited when it becomes deposited without one; the invoice it
+// names is worked out again; what counts as received).
+
+const STATUSES = ['expected', 'received', 'sent_to_mortgage', 'endorsed', 'deposited'];
+
+describe('PATCH /__admin/payments/{id}', () => {
+  test('expected → received: date_received today, and it counts on the job and the invoice', async () => {
+    const { h, ws } = await fresh();
+    const job = await newJob(ws, { rcv_amount: 2000 });
+    const inv = await newInvoice(ws, { job_id: job.id });
+    const p = await pay(ws, {
+      job_id: job.id,
+      invoice_id: inv.id,
+      amount: 600,
+      status: 'expected',
+      payer_type: 'insurance',
+    });
+    expect((await jobOf(ws, job.id)).amount_received).toBe(0);
+    await advance(h, 5);
+    const before = await nowMs(h);
+    const res = await h.admin.patch(`/payments/${p.id}`, { status: 'received' });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toEqual({
+      ...p,
+      status: 'received',
+      date_received: centralDate(before),
+      updated_at: expect.any(String),
+    });
+    expect(Date.parse(res.body.updated_at)).toBeGreaterThanOrEqual(before);
+    expect(await get(ws.api, `/payments/${p.id}`)).toEqual(res.body);
+    expect(await jobOf(ws, job.id)).toMatchObject({ amount_received: 600, balance_due: 1400 });
+    expect(await invoiceOf(ws, inv.id)).toMatchObject({
+      amount_paid: 600,
+      balance_due: 400,
+      status: 'partially_paid',
+    });
+  });
+
+  test('date_received is today in US Central time', async () => {
+    const { h, ws } = await fresh();
+    const job = await newJob(ws);
+    const p = await pay(ws, { job_id: job.id, amount: 10, status: 'expected' });
+    const today = await toLateCentralEvening(h);
+    expect((await setStatus(h, p.id, 'endorsed')).date_received).toBe(today);
+  });
+
+  test('a date_received already known is kept', async () => {
+    const { h, ws } = await fresh();
+    const job = await newJob(ws);
+    const p = await pay(ws, {
+      job_id: job.id,
+      amount: 10,
+      status: 'expected',
+      date_received: '2026-04-01',
+    });
+    expect((await setStatus(h, p.id, 'received')).date_received).toBe('2026-04-01');
+  });
+
+  test('deposited: date_deposited today (and date_received, if it had none)', async () => {
+    const { h, ws } = await fresh();
+    const job = await newJob(ws);
+    const p = await pay(ws, { job_id: job.id, amount: 10, status: 'expected' });
+    const today = centralDate(await nowMs(h));
+    expect(await setStatus(h, p.id, 'deposited')).toMatchObject({
+      status: 'deposited',
+      date_received: today,
+      date_deposited: today,
+    });
+    const q = await pay(ws, { job_id: job.id, amount: 10, date_deposited: '2026-05-05' });
+    expect((await setStatus(h, q.id, 'deposited')).date_deposited).toBe('2026-05-05');
+  });
+
+  test('received → expected: it stops counting, and the invoice reopens', async () => {
+    const { h, ws } = await fresh();
+    const job = await newJob(ws, { rcv_amount: 1000 });
+    const inv = await newInvoice(ws, { job_id: job.id });
+    const p = await pay(ws, { job_id: job.id, invoice_id: inv.id, amount: 1000 });
+    expect((await invoiceOf(ws, inv.id)).status).toBe('paid');
+    await setStatus(h, p.id, 'expected');
+    expect(await jobOf(ws, job.id)).toMatchObject({ amount_received: 0, balance_due: 1000 });
+    expect(await invoiceOf(ws, inv.id)).toMatchObject({
+      status: 'draft',
+      amount_paid: 0,
+      paid_at: null,
+    });
+  });
+
+  test.each(
+    STATUSES.flatMap((from) => STATUSES.filter((to) => to !== from).map((to) => [from, to])),
+  )('any status to any other: %s → %s', async (from, to) => {
+    const { h, ws } = await fresh();
+    const job = await newJob(ws, { rcv_amount: 1000 });
+    const p = await pay(ws, { job_id: job.id, amount: 100, status: from });
+    expect((await setStatus(h, p.id, to as string)).status).toBe(to);
+    expect((await jobOf(ws, job.id)).amount_received).toBe(to === 'expected' ? 0 : 100);
+  });
+
+  test('the status it has already: answered unchanged', async () => {
+    const { h, ws } = await fresh();
+    const job = await newJob(ws);
+    const p = await pay(ws, { job_id: job.id, amount: 10 });
+    await advance(h, 5);
+    expect(await setStatus(h, p.id, 'received')).toEqual(p);
+  });
+
+  test('an unknown status: 400 field status, the payment unchanged', async () => {
+    const { h, ws } = await fresh();
+    const job = await newJob(ws);
+    const p = await pay(ws, { job_id: job.id, amount: 10 });
+    const res = await h.admin.patch(`/payments/${p.id}`, { status: 'cleared' }, { invalid: true });
+    expectError(res, 400, 'invalid_request', 'status');
+    expect(await get(ws.api, `/payments/${p.id}`)).toEqual(p);
+  });
+
+  test('no status: 400 field status', async () => {
+    const { h, ws } = await fresh();
+    const job = await newJob(ws);
+    const p = await pay(ws, { job_id: job.id, amount: 10 });
+    const res = await h.admin.patch(`/payments/${p.id}`, {}, { invalid: true });
+    expectError(res, 400, 'invalid_request', 'status');
+  });
+
+  test('an unknown payment: 404', async () => {
+    const { h } = await fresh();
+    expectError(
+      await h.admin.patch(`/payments/${UNKNOWN}`, { status: 'received' }),
+      404,
+      'not_found',
+    );
+  });
+
+  test('a refund can be moved too, and it still nets', async () => {
+    const { h, ws } = await fresh();
+    const job = await newJob(ws, { rcv_amount: 1000 });
+    const p = await pay(ws, { job_id: job.id, amount: 500 });
+    const r = await ok(h.admin.post(`/payments/${p.id}/refund`, { amount: 100 }));
+    expect((await setStatus(h, r.id, 'deposited')).amount).toBe(-100);
+    expect((await jobOf(ws, job.id)).amount_received).toBe(400);
+  });
+});
