@@ -1,4 +1,4 @@
-import type { OpenAPIHono, z } from '@hono/zod-openapi';
+import { createRoute, type OpenAPIHono, type z } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { requireWrite } from '../../platform/auth';
@@ -155,3 +155,72 @@ export function onlyGet(app: OpenAPIHono<AppEnv>, path: string): void {
     ),
   );
 }
+
+// The operations most record families have, declared alike: a page of them, one made, one read,
+// one changed. Each family names its own paths, ids and schemas.
+
+interface Operation<P extends string> {
+  path: P;
+  operationId: string;
+  summary: string;
+  tags: string[];
+}
+
+/** GET of a paged list, its query checked. */
+export const listOperation = <P extends string, Q extends z.ZodObject, S extends z.ZodType>(
+  op: Operation<P> & { query: Q; schema: S; description: string },
+) =>
+  createRoute({
+    method: 'get',
+    path: op.path,
+    operationId: op.operationId,
+    summary: op.summary,
+    tags: op.tags,
+    request: { query: op.query },
+    responses: { 200: jsonResponse(op.schema, op.description), ...readErrors() },
+  });
+
+/** POST of a new record: write credentials only, 201 with it. */
+export const createOperation = <P extends string, B extends z.ZodType, S extends z.ZodType>(
+  op: Operation<P> & { body: B; schema: S; description: string },
+) =>
+  createRoute({
+    method: 'post',
+    path: op.path,
+    operationId: op.operationId,
+    summary: op.summary,
+    tags: op.tags,
+    middleware: writeOnly,
+    request: { body: jsonBody(op.body) },
+    responses: { 201: jsonResponse(op.schema, op.description), ...changeErrors() },
+  });
+
+/** GET of one record by id. */
+export const getOperation = <P extends string, S extends z.ZodType>(
+  op: Operation<P> & { schema: S; description: string },
+) =>
+  createRoute({
+    method: 'get',
+    path: op.path,
+    operationId: op.operationId,
+    summary: op.summary,
+    tags: op.tags,
+    ...byId,
+    responses: { 200: jsonResponse(op.schema, op.description), ...readOneErrors() },
+  });
+
+/** PATCH of one record by id: write credentials only, 200 with it as it now is. */
+export const updateOperation = <P extends string, B extends z.ZodType, S extends z.ZodType>(
+  op: Operation<P> & { body: B; schema: S; description: string },
+) =>
+  createRoute({
+    method: 'patch',
+    path: op.path,
+    operationId: op.operationId,
+    summary: op.summary,
+    tags: op.tags,
+    middleware: writeOnly,
+    request: { body: jsonBody(op.body) },
+    ...byId,
+    responses: { 200: jsonResponse(op.schema, op.description), ...changeErrors(true) },
+  });

@@ -1,17 +1,14 @@
-import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../platform/context';
 import type { RouteDeps } from '../../platform/family';
-import { jsonResponse } from '../../platform/openapi/responses';
 import {
-  byId,
-  changeErrors,
-  jsonBody,
+  createOperation,
+  getOperation,
+  listOperation,
   pageAnswer,
-  readErrors,
-  readOneErrors,
   recordAnswer,
   recordId,
-  writeOnly,
+  updateOperation,
 } from '../common/routing';
 import { estimateRecords } from './present';
 import {
@@ -25,50 +22,43 @@ import { createEstimate, getEstimate, listEstimates, updateEstimate } from './se
 
 const tags = ['Estimates'];
 
-const list = createRoute({
-  method: 'get',
+const list = listOperation({
   path: '/estimates',
   operationId: 'listEstimates',
   summary: 'Estimates, newest first',
   tags,
-  request: { query: EstimateListQuery },
-  responses: { 200: jsonResponse(EstimateListSchema, 'A page of estimates'), ...readErrors() },
+  query: EstimateListQuery,
+  schema: EstimateListSchema,
+  description: 'A page of estimates',
 });
 
-const create = createRoute({
-  method: 'post',
+const create = createOperation({
   path: '/estimates',
   operationId: 'createEstimate',
   summary: 'Make a draft estimate for a job, from a template or the standard proposal',
   tags,
-  middleware: writeOnly,
-  request: { body: jsonBody(EstimateCreateSchema) },
-  responses: { 201: jsonResponse(EstimateSchema, 'The draft estimate'), ...changeErrors() },
+  body: EstimateCreateSchema,
+  schema: EstimateSchema,
+  description: 'The draft estimate',
 });
 
-const getOne = createRoute({
-  method: 'get',
+const getOne = getOperation({
   path: '/estimates/{id}',
   operationId: 'getEstimate',
   summary: 'One estimate',
   tags,
-  ...byId,
-  responses: { 200: jsonResponse(EstimateSchema, 'The estimate'), ...readOneErrors() },
+  schema: EstimateSchema,
+  description: 'The estimate',
 });
 
-const update = createRoute({
-  method: 'patch',
+const update = updateOperation({
   path: '/estimates/{id}',
   operationId: 'updateEstimate',
   summary: 'Change the title, price or valid-until date (409 once out for signature or signed)',
   tags,
-  middleware: writeOnly,
-  request: { body: jsonBody(EstimateUpdateSchema) },
-  ...byId,
-  responses: {
-    200: jsonResponse(EstimateSchema, 'The estimate as it now is'),
-    ...changeErrors(true),
-  },
+  body: EstimateUpdateSchema,
+  schema: EstimateSchema,
+  description: 'The estimate as it now is',
 });
 
 export function estimateRoutes(deps: RouteDeps) {

@@ -5,13 +5,14 @@ import { jsonResponse } from '../../platform/openapi/responses';
 import {
   byId,
   changeErrors,
+  createOperation,
   deletedResponse,
-  jsonBody,
+  getOperation,
+  listOperation,
   pageAnswer,
-  readErrors,
-  readOneErrors,
   recordAnswer,
   recordId,
+  updateOperation,
   writeOnly,
 } from '../common/routing';
 import { invoiceRecords } from './present';
@@ -34,50 +35,43 @@ import {
 
 const tags = ['Invoices'];
 
-const list = createRoute({
-  method: 'get',
+const list = listOperation({
   path: '/invoices',
   operationId: 'listInvoices',
   summary: 'Invoices, newest first',
   tags,
-  request: { query: InvoiceListQuery },
-  responses: { 200: jsonResponse(InvoiceListSchema, 'A page of invoices'), ...readErrors() },
+  query: InvoiceListQuery,
+  schema: InvoiceListSchema,
+  description: 'A page of invoices',
 });
 
-const create = createRoute({
-  method: 'post',
+const create = createOperation({
   path: '/invoices',
   operationId: 'createInvoice',
   summary: 'Make a draft invoice for a job or a contact; the service numbers and totals it',
   tags,
-  middleware: writeOnly,
-  request: { body: jsonBody(InvoiceCreateSchema) },
-  responses: { 201: jsonResponse(InvoiceSchema, 'The draft invoice'), ...changeErrors() },
+  body: InvoiceCreateSchema,
+  schema: InvoiceSchema,
+  description: 'The draft invoice',
 });
 
-const getOne = createRoute({
-  method: 'get',
+const getOne = getOperation({
   path: '/invoices/{id}',
   operationId: 'getInvoice',
   summary: 'One invoice',
   tags,
-  ...byId,
-  responses: { 200: jsonResponse(InvoiceSchema, 'The invoice'), ...readOneErrors() },
+  schema: InvoiceSchema,
+  description: 'The invoice',
 });
 
-const update = createRoute({
-  method: 'patch',
+const update = updateOperation({
   path: '/invoices/{id}',
   operationId: 'updateInvoice',
   summary: 'Change a draft invoice (409 once it is not a draft); totals are recomputed',
   tags,
-  middleware: writeOnly,
-  request: { body: jsonBody(InvoiceUpdateSchema) },
-  ...byId,
-  responses: {
-    200: jsonResponse(InvoiceSchema, 'The invoice as it now is'),
-    ...changeErrors(true),
-  },
+  body: InvoiceUpdateSchema,
+  schema: InvoiceSchema,
+  description: 'The invoice as it now is',
 });
 
 const remove = createRoute({

@@ -150,3 +150,37 @@ export const InvoiceListQuery = pagingQuery.extend({
 });
 
 export type InvoiceListQuery = z.output<typeof InvoiceListQuery>;
+
+/** A new invoice's fields before its body and its numbers: a draft that knows nothing yet. */
+export const NEW_INVOICE = {
+  object: 'invoice',
+  invoice_number: null,
+  title: null,
+  status: 'draft',
+  purpose: null,
+  subtotal: 0,
+  discount_amount: null,
+  tax_amount: null,
+  late_fee_amount: null,
+  total_amount: 0,
+  amount_paid: 0,
+  balance_due: 0,
+  part_number: null,
+  part_count: null,
+  issue_date: null,
+  due_date: null,
+  sent_at: null,
+  first_viewed_at: null,
+  paid_at: null,
+  job_id: null,
+  contact_id: null,
+  estimate_id: null,
+  line_items: [],
+  tax_rate: null,
+  discount_type: null,
+  discount_value: null,
+  notes: null,
+  terms: null,
+  allow_partial_payments: true,
+  overdue_at: null,
+} satisfies Omit<Invoice, 'id' | 'created_at' | 'updated_at'>;

@@ -4,7 +4,7 @@ import { divRound } from '../common/cents';
 import type { Line } from '../common/line-items';
 import { signedOn } from '../estimates/seed';
 import type { Job } from '../jobs/schema';
-import type { Invoice, InvoiceStatus } from './schema';
+import { type Invoice, type InvoiceStatus, NEW_INVOICE } from './schema';
 import { withPaid } from './settle';
 import { invoiceCents } from './totals';
 
@@ -205,33 +205,21 @@ function seedInvoice(
   const atMs = cents > 0n ? s.when(lastTouch, s.until - DAY / 24) : lastTouch;
   const estimate = signedOn.get(s)?.get(job.id);
   const base: Invoice = {
+    ...NEW_INVOICE,
     id: f.string.uuid(),
-    object: 'invoice',
     invoice_number: '',
     title: bill.title,
     status: status === 'void' || status === 'bad_debt' ? status : 'draft',
     purpose: bill.purpose,
-    subtotal: 0,
-    discount_amount: null,
-    tax_amount: null,
-    late_fee_amount: null,
-    total_amount: 0,
-    amount_paid: 0,
-    balance_due: 0,
-    part_number: null,
-    part_count: null,
     issue_date: issue,
     due_date: due,
     sent_at: sentMs === null ? null : iso(sentMs),
     first_viewed_at: viewedMs === null ? null : iso(viewedMs),
-    paid_at: null,
     job_id: job.id,
     contact_id: job.homeowner_id,
     estimate_id: estimate && Date.parse(estimate.created_at) <= created ? estimate.id : null,
     ...terms,
-    notes: null,
     terms: 'Due on receipt of insurance funds or by the due date, whichever comes first.',
-    allow_partial_payments: true,
     overdue_at: overdueMs === null ? null : iso(overdueMs),
     created_at: iso(created),
     updated_at: iso(atMs),

@@ -8,7 +8,13 @@ import { sumDollars } from '../common/cents';
 import { toLines } from '../common/line-items';
 import { findContact, requireContact } from '../contacts/service';
 import { findJob, requireJob } from '../jobs/visibility';
-import type { Invoice, InvoiceCreate, InvoiceListQuery, InvoiceUpdate } from './schema';
+import {
+  type Invoice,
+  type InvoiceCreate,
+  type InvoiceListQuery,
+  type InvoiceUpdate,
+  NEW_INVOICE,
+} from './schema';
 import { settled } from './settle';
 
 type Ws = TxScope<WorkspaceCollections>;
@@ -199,26 +205,9 @@ export function createInvoice(ctx: ServiceContext, input: InvoiceCreate): Invoic
   const terms = termsOf(ctx, input, job?.id ?? null);
   const now = ctx.clock.iso();
   const draft = tidyDiscount({
+    ...NEW_INVOICE,
     id: newId(),
-    object: 'invoice',
-    invoice_number: null,
-    title: null,
-    status: 'draft',
-    purpose: null,
-    subtotal: 0,
-    discount_amount: null,
-    tax_amount: null,
-    late_fee_amount: null,
-    total_amount: 0,
-    amount_paid: 0,
-    balance_due: 0,
-    part_number: null,
-    part_count: null,
     issue_date: centralDate(ctx.clock.nowMs()),
-    due_date: null,
-    sent_at: null,
-    first_viewed_at: null,
-    paid_at: null,
     job_id: job?.id ?? null,
     // Who it bills: the job's homeowner unless the body names someone. A deleted homeowner is
     // no homeowner (the job shows homeowner_id null while the contact is deleted): billing it
@@ -227,15 +216,6 @@ export function createInvoice(ctx: ServiceContext, input: InvoiceCreate): Invoic
       job?.homeowner_id != null && findContact(ctx, job.homeowner_id) !== undefined
         ? job.homeowner_id
         : null,
-    estimate_id: null,
-    line_items: [],
-    tax_rate: null,
-    discount_type: null,
-    discount_value: null,
-    notes: null,
-    terms: null,
-    allow_partial_payments: true,
-    overdue_at: null,
     created_at: now,
     updated_at: now,
     ...terms,

@@ -1,17 +1,13 @@
-import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../platform/context';
 import type { RouteDeps } from '../../platform/family';
-import { jsonResponse } from '../../platform/openapi/responses';
 import {
-  byId,
-  changeErrors,
-  jsonBody,
+  createOperation,
+  getOperation,
+  listOperation,
   pageAnswer,
-  readErrors,
-  readOneErrors,
   recordAnswer,
   recordId,
-  writeOnly,
 } from '../common/routing';
 import { paymentRecords } from './present';
 import { PaymentCreateSchema, PaymentListQuery, PaymentListSchema, PaymentSchema } from './schema';
@@ -19,35 +15,33 @@ import { createPayment, getPayment, listPayments } from './service';
 
 const tags = ['Payments'];
 
-const list = createRoute({
-  method: 'get',
+const list = listOperation({
   path: '/payments',
   operationId: 'listPayments',
   summary: 'Payments and refunds, newest first',
   tags,
-  request: { query: PaymentListQuery },
-  responses: { 200: jsonResponse(PaymentListSchema, 'A page of payments'), ...readErrors() },
+  query: PaymentListQuery,
+  schema: PaymentListSchema,
+  description: 'A page of payments',
 });
 
-const create = createRoute({
-  method: 'post',
+const create = createOperation({
   path: '/payments',
   operationId: 'createPayment',
   summary: "Record a payment on a job (and one of its invoices); the job's money follows",
   tags,
-  middleware: writeOnly,
-  request: { body: jsonBody(PaymentCreateSchema) },
-  responses: { 201: jsonResponse(PaymentSchema, 'The payment'), ...changeErrors() },
+  body: PaymentCreateSchema,
+  schema: PaymentSchema,
+  description: 'The payment',
 });
 
-const getOne = createRoute({
-  method: 'get',
+const getOne = getOperation({
   path: '/payments/{id}',
   operationId: 'getPayment',
   summary: 'One payment',
   tags,
-  ...byId,
-  responses: { 200: jsonResponse(PaymentSchema, 'The payment'), ...readOneErrors() },
+  schema: PaymentSchema,
+  description: 'The payment',
 });
 
 export function paymentRoutes(deps: RouteDeps) {
