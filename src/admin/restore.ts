@@ -1,5 +1,5 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
-import { type AppEnv, appContext } from '../platform/context';
+import { type AppEnv, appContext, appUrlFor } from '../platform/context';
 import { ApiError } from '../platform/errors';
 import type { Family } from '../platform/family';
 import { adminWriteErrors, jsonResponse } from '../platform/openapi/responses';
@@ -46,7 +46,7 @@ function mount(
     if (!found) {
       throw new ApiError('not_found', `no such ${noun} (never made, or purged after 30 days)`);
     }
-    const ctx = appContext(rt, found.workspaceId, new URL(c.req.url).origin);
+    const ctx = appContext(rt, found.workspaceId, appUrlFor(rt.config, c.req.url));
     return c.json(records.present(ctx, found.record) as object, 200);
   });
 }

@@ -62,6 +62,15 @@ export type AppEnv = {
   };
 };
 
+/**
+ * decisions.md, Record URLs: `{app_url}` is the address svc listens on, or (on a wildcard host, or
+ * in-process) the origin the caller used. The API and the control API link records alike.
+ */
+export const appUrlFor = (
+  config: Pick<Config, 'appUrlFromRequest' | 'publicUrl'>,
+  requestUrl: string,
+) => (config.appUrlFromRequest ? new URL(requestUrl).origin : config.publicUrl);
+
 /** What an app-side action (and an event) runs as: the workspace's owner, in the web app. */
 export function appContext(
   deps: Pick<Platform, 'store' | 'clock'>,

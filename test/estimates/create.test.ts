@@ -390,6 +390,11 @@ describe('POST /estimates: 400 invalid_request naming the field, nothing created
     ],
     ['price 0', 'price', { job_id: 'JOB', price: 0 }],
     ['price negative', 'price', { job_id: 'JOB', price: -250 }],
+    [
+      'price under half a cent (its total would show as 0)',
+      'price',
+      { job_id: 'JOB', price: 0.004 },
+    ],
     ['price as text', 'price', { job_id: 'JOB', price: '9500' }],
     ['template_id not a uuid', 'template_id', { job_id: 'JOB', template_id: 'T-1001' }],
     ['template_id naming no template', 'template_id', { job_id: 'JOB', template_id: UNKNOWN }],

@@ -139,6 +139,15 @@ describe('GET /estimates: filters', () => {
     );
   });
 
+  // decisions.md, Estimates: a blank number filters nothing, as a blank job_number search does.
+  test('a blank estimate_number filters nothing', async () => {
+    const { ws, jobId } = await setup();
+    const first = await newEstimate(ws, jobId);
+    const second = await newEstimate(ws, jobId);
+    const res = await ws.api.get('/estimates', { query: { estimate_number: ' ' } });
+    expect(idsOf(res)).toEqual([second.id, first.id]);
+  });
+
   test('filters combine with AND', async () => {
     const { h, ws, jobId } = await setup();
     const otherJob = (await newJob(ws)).id;

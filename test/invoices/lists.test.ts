@@ -96,6 +96,18 @@ describe('GET /invoices', () => {
     expect(idsOf(await get(ws.api, '/invoices', { invoice_number: 'INV-9999' }))).toEqual([]);
   });
 
+  // decisions.md, Invoices: a blank number filters nothing, as a blank job_number search does.
+  test('a blank invoice_number filters nothing', async () => {
+    const { ws } = await fresh();
+    const job = await newJob(ws);
+    const first = await newInvoice(ws, { job_id: job.id });
+    const second = await newInvoice(ws, { job_id: job.id });
+    expect(idsOf(await get(ws.api, '/invoices', { invoice_number: '' }))).toEqual([
+      second.id,
+      first.id,
+    ]);
+  });
+
   test('filters combine', async () => {
     const { ws } = await fresh();
     const one = await newJob(ws);

@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import type { AppEnv, Platform } from '../context';
+import { type AppEnv, appUrlFor, type Platform } from '../context';
 import { ApiError } from '../errors';
 import { identifyCredential } from './credentials';
 
@@ -39,7 +39,7 @@ export function authenticate(
     workspace,
     clock: rt.clock,
     credential,
-    appUrl: rt.config.appUrlFromRequest ? new URL(c.req.url).origin : rt.config.publicUrl,
+    appUrl: appUrlFor(rt.config, c.req.url),
   });
 }
 

@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import {
   type AppEnv,
   appContext,
+  appUrlFor,
   type Platform,
   type ServiceContext,
 } from '../../platform/context';
@@ -71,7 +72,7 @@ export function appAction<K extends Coll, B extends z.ZodObject | undefined = un
   });
   app.openapi(route, async (c: Context<AppEnv>) => {
     const id = recordId(c);
-    const ctx = ownerOf(rt, records.coll, id, new URL(c.req.url).origin);
+    const ctx = ownerOf(rt, records.coll, id, appUrlFor(rt.config, c.req.url));
     const body = (action.body ? await readBody(c, action.body) : undefined) as B extends z.ZodObject
       ? z.output<B>
       : undefined;

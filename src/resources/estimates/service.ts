@@ -5,6 +5,7 @@ import { newId } from '../../platform/ids';
 import { type ListQuery, timeFilter } from '../../platform/paging';
 import type { Position, TxScope, WorkspaceCollections } from '../../store';
 import { addDays, centralDate, centralDayEnd } from '../common/central-time';
+import { toCents } from '../common/cents';
 import { type Line, type LineItemInput, toLines } from '../common/line-items';
 import type { EstimateTemplate } from '../estimate-templates/schema';
 import { jobIsLive, requireJob } from '../jobs/visibility';
@@ -89,7 +90,15 @@ export function documentOf(
   };
 }
 
+/** The total shows to the cent: a price under half a cent would be a total of 0 (spec: > 0). */
+function checkPrice(price: number | null | undefined): void {
+  if (price !== undefined && price !== null && toCents(price) <= 0n) {
+    throw new ApiError('invalid_request', 'price must be at least 0.01', 'price');
+  }
+}
+
 export function createEstimate(ctx: ServiceContext, input: EstimateCreate): Estimate {
+  checkPrice(input.price);
   const job = requireJob(ctx, input.job_id, 'job_id');
   const template =
     input.template_id === undefined
@@ -146,6 +155,7 @@ const LOCKED = new Set<Estimate['status']>(['sent', 'viewed', 'signed']);
 
 export function updateEstimate(ctx: ServiceContext, id: string, input: EstimateUpdate): Estimate {
   const estimate = getEstimate(ctx, id);
+  checkPrice(input.price);
   if (LOCKED.has(estimate.status)) {
     throw new ApiError(
       'conflict',
@@ -174,7 +184,8 @@ export function listEstimates(
   after: Position | undefined,
 ) {
   const inTime = timeFilter(q);
-  const number = q.estimate_number?.trim().toLowerCase();
+  // A blank number filters nothing, as a blank job_number search does.
+  const number = q.estimate_number?.trim().toLowerCase() || undefined;
   return ctx.ws.scan('estimates', {
     after,
     limit: q.limit,

@@ -341,7 +341,8 @@ export function listInvoices(
   after: Position | undefined,
 ) {
   const inTime = timeFilter(q);
-  const number = q.invoice_number?.trim().toLowerCase();
+  // A blank number filters nothing, as a blank job_number search does.
+  const number = q.invoice_number?.trim().toLowerCase() || undefined;
   return ctx.ws.scan('invoices', {
     after,
     limit: q.limit,
