@@ -3,6 +3,7 @@
 // files, payments).
 import { expect } from 'vitest';
 import type { FileRecord } from '../../src/resources/files/schema';
+import { syncReceived } from '../../src/resources/jobs/money';
 import type { Job } from '../../src/resources/jobs/schema';
 import type { Payment } from '../../src/resources/payments/schema';
 import {
@@ -214,7 +215,10 @@ export function putFile(
   return id;
 }
 
-/** Test setup only: a payment on a job (svc has no payment endpoint yet). */
+/**
+ * Test setup only: a payment of any amount and status on a job, written as the app would (the
+ * job keeps its money in hand), where POST /payments takes only positive amounts.
+ */
 export function putPayment(
   h: Harness,
   ws: TestWorkspace,
@@ -224,7 +228,7 @@ export function putPayment(
 ): string {
   const id = crypto.randomUUID();
   const at = h.rt.clock.iso();
-  h.rt.store.transaction((tx) =>
+  h.rt.store.transaction((tx) => {
     tx.workspace(ws.id).put('payments', {
       id,
       object: 'payment',
@@ -244,7 +248,8 @@ export function putPayment(
       online: false,
       created_at: at,
       updated_at: at,
-    }),
-  );
+    });
+    syncReceived(tx.workspace(ws.id), jobId, at);
+  });
   return id;
 }

@@ -269,3 +269,29 @@ describe('filters on a single-event subscription', () => {
     }
   });
 });
+
+// decisions.md, Jobs: a payment change keeps its job's amount_received, as logging one in the app
+// changes the job's money tab: the job is touched and job.updated lists what moved.
+describe('job.updated from payments', () => {
+  test('a payment raises job.updated listing amount_received and balance_due, carrying them moved', async () => {
+    const c = await hookSetup();
+    const job = await newJob(c.ws, { rcv_amount: 10_000 });
+    await subscribe(c, 'job.updated');
+    await payment(c, { job_id: job.id, amount: 2500 });
+    await advance(c.h, 60);
+    const body = one(c.rx, 'job.updated').json;
+    expect(body.changed_fields).toEqual(['amount_received', 'balance_due']);
+    expect(body).toMatchObject({ id: job.id, amount_received: 2500, balance_due: 7500 });
+    const { changed_fields: _listed, ...record } = recordOf(body);
+    expect(record).toEqual(await ok(c.ws.api.get(`/jobs/${job.id}`)));
+  });
+
+  test('an expected payment moves nothing on the job: no job.updated', async () => {
+    const c = await hookSetup();
+    const job = await newJob(c.ws, { rcv_amount: 10_000 });
+    await subscribe(c, 'job.updated');
+    await payment(c, { job_id: job.id, amount: 2500, status: 'expected' });
+    await advance(c.h, 60);
+    expect(eventsOf(c.rx)).toEqual([]);
+  });
+});

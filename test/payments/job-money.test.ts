@@ -4,6 +4,7 @@ import {
   dollars,
   fresh,
   get,
+  idsOf,
   jobOf,
   newContact,
   newInvoice,
@@ -207,5 +208,36 @@ describe('amount_received (property)', () => {
       ),
       { numRuns: 20 },
     );
+  });
+});
+
+// decisions.md, Jobs: the job keeps its money in hand, so a client syncing jobs by updated_since
+// sees a payment's effect.
+describe('the job is touched by its money', () => {
+  test("a payment moves the job's updated_at; GET /jobs?updated_since finds it", async () => {
+    const { h, ws } = await fresh();
+    const job = await newJob(ws, { rcv_amount: 4000 });
+    await h.admin.post('/clock', { advance_seconds: 60 });
+    const since = (await h.admin.get('/clock')).body.now;
+    await pay(ws, { job_id: job.id, amount: 1000 });
+    const after = await jobOf(ws, job.id);
+    expect(Date.parse(after.updated_at)).toBeGreaterThanOrEqual(Date.parse(since));
+    expect(after).toMatchObject({ amount_received: 1000, balance_due: 3000 });
+    const listed = await get(ws.api, '/jobs', { updated_since: since });
+    expect(idsOf(listed)).toEqual([job.id]);
+  });
+
+  test('a job stored before it kept its money in hand shows the sum of its payments', async () => {
+    const { h, ws } = await fresh();
+    const job = await newJob(ws, { rcv_amount: 4000 });
+    await pay(ws, { job_id: job.id, amount: 1000.1 });
+    await pay(ws, { job_id: job.id, amount: 0.2 });
+    // As a data file written before the field existed holds it.
+    h.rt.store.transaction((tx) => {
+      const scoped = tx.workspace(ws.id);
+      const { amount_received: _gone, ...stored } = scoped.get('jobs', job.id) ?? {};
+      scoped.put('jobs', stored as never);
+    });
+    expect(await jobOf(ws, job.id)).toMatchObject({ amount_received: 1000.3, balance_due: 2999.7 });
   });
 });

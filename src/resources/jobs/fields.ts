@@ -51,6 +51,7 @@ export const NEW_JOB = {
   damage_types: [],
   tags: [],
   archived: false,
+  amount_received: 0,
   lost_reason: null,
 } satisfies Fields;
 

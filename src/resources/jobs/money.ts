@@ -1,6 +1,7 @@
 import type { ServiceContext } from '../../platform/context';
+import type { TxScope, WorkspaceCollections } from '../../store';
 import { dollars, maxCents, toCents } from '../common/cents';
-import { isReceived } from '../payments/schema';
+import { isReceived, type Payment } from '../payments/schema';
 import type { Job } from './schema';
 
 /**
@@ -17,8 +18,35 @@ export function totalJobValue(job: Job): number | null {
   return job.final_amount ?? job.estimated_amount;
 }
 
+/** A job's money in hand, in cents, from the payments of a transaction (see syncReceived). */
+export function receivedCents(payments: Iterable<Payment>, jobId: string): bigint {
+  let sum = 0n;
+  for (const p of payments) {
+    if (p.job_id === jobId && isReceived(p)) {
+      sum += toCents(p.amount);
+    }
+  }
+  return sum;
+}
+
 /**
- * Money in hand per job: each job's payments that are no longer only expected, refunds netted,
+ * decisions.md, Jobs: a payment change keeps its job's `amount_received`, and touches the job
+ * (`updated_at`, `job.updated` listing what moved) when the figure moves, as logging a payment
+ * in the app changes the job's money tab.
+ */
+export function syncReceived(ws: TxScope<WorkspaceCollections>, jobId: string, now: string): void {
+  const job = ws.get('jobs', jobId);
+  if (job === undefined) {
+    return;
+  }
+  const received = dollars(receivedCents(ws.all('payments'), jobId));
+  if (job.amount_received !== received) {
+    ws.put('jobs', { ...job, amount_received: received, updated_at: now });
+  }
+}
+
+/**
+ * Money in hand per job, for jobs of a data file from before it was kept on the job: each job's payments that are no longer only expected, refunds netted,
  * from one pass over the payments (of `onlyJobId`'s alone when given). A list groups them once
  * for all its jobs instead of passing over every payment for each job.
  */

@@ -26,13 +26,13 @@ const userName = (ctx: ServiceContext, id: string) => ctx.ws.get('users', id)?.n
 
 /**
  * A job as the API shows it: what it stores, with its column, people, team and money worked
- * out. `received` is its money in hand when the caller already knows it (a list: see
- * presentJobs); otherwise it is read from the job's payments.
+ * out. Its money in hand is kept on it; a job of an older data file has it summed from its
+ * payments (`received`, when a list already summed them: see presentJobs).
  */
 export function presentJob(
   ctx: ServiceContext,
   job: Job,
-  received = receivedByJob(ctx, job.id).get(job.id) ?? 0,
+  received = job.amount_received ?? receivedByJob(ctx, job.id).get(job.id) ?? 0,
 ): JobOut {
   const stage = ctx.ws.get('stages', job.stage_id);
   const pipeline = stage && ctx.ws.get('pipelines', stage.pipeline_id);
@@ -60,10 +60,16 @@ export function presentJob(
   });
 }
 
-/** presentJob for the jobs of one list: the payments are grouped by job once, on first use. */
+/**
+ * presentJob for the jobs of one list: for jobs of an older data file, the payments are grouped
+ * by job once, on first use.
+ */
 export function presentJobs(ctx: ServiceContext): (job: Job) => JobOut {
   let received: Map<string, number> | undefined;
   return (job) => {
+    if (job.amount_received !== undefined) {
+      return presentJob(ctx, job, job.amount_received);
+    }
     received ??= receivedByJob(ctx);
     return presentJob(ctx, job, received.get(job.id) ?? 0);
   };
@@ -72,7 +78,7 @@ export function presentJobs(ctx: ServiceContext): (job: Job) => JobOut {
 /**
  * Jobs as the API shows them, answered from their kept JSON text: presenting and serialising a
  * page of them again for every read was most of what a read cost. Their presentation reads their
- * people, teammates, column and board, and payments (the money figures).
+ * people, teammates, column and board.
  */
 export const jobRecords = defineRecords({
   coll: 'jobs',
@@ -80,5 +86,6 @@ export const jobRecords = defineRecords({
   present: (ctx, job) => presentJob(ctx, job),
   presentAll: presentJobs,
   visible: (_ctx, job) => job.deleted_at === null,
-  reads: ['contacts', 'users', 'stages', 'pipelines', 'payments'],
+  // No payments: a payment change writes its job (syncReceived), and so makes its text again.
+  reads: ['contacts', 'users', 'stages', 'pipelines'],
 });

@@ -114,7 +114,6 @@ type Worked =
   | 'assigned_to_name'
   | 'assignee_names'
   | 'total_job_value'
-  | 'amount_received'
   | 'balance_due'
   | 'url'
   | 'portal_url';
@@ -137,6 +136,11 @@ export type Job = Rec &
     portal_token: string;
     /** Set while the job is in the recoverable area (30 days). */
     deleted_at: string | null;
+    /**
+     * Money in hand, kept on the job by every payment change (decisions.md, Jobs), as the app
+     * keeps its money tab; a data file from before it has none, and it is summed when shown.
+     */
+    amount_received?: number;
   };
 
 export const JobListSchema = listOf(JobSchema, 'JobList');

@@ -2,6 +2,7 @@ import { DAY, iso, type Seeding, type SeedStep } from '../../platform/family';
 import { centralDate } from '../common/central-time';
 import { divRound, dollars, toCents } from '../common/cents';
 import { type Paid, paidOn } from '../invoices/seed';
+import { receivedCents } from '../jobs/money';
 import type { Job } from '../jobs/schema';
 import type { Payment } from './schema';
 
@@ -133,9 +134,12 @@ function claimPayments(s: Seeding, job: Job): void {
 
 export const paymentSeed: SeedStep = {
   job(s, job) {
+    const before = s.all('payments').length;
     claimPayments(s, job);
     for (const paid of paidOn.get(s)?.get(job.id) ?? []) {
       invoicePayments(s, job, paid);
     }
+    // The job keeps its money in hand, as every payment change keeps it (jobs/money.ts).
+    job.amount_received = dollars(receivedCents(s.all('payments').slice(before), job.id));
   },
 };

@@ -2,10 +2,11 @@ import type { ServiceContext } from '../../platform/context';
 import { ApiError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { type ListQuery, timeFilter } from '../../platform/paging';
-import type { Position } from '../../store';
+import type { Position, TxScope, WorkspaceCollections } from '../../store';
 import { centralDate } from '../common/central-time';
 import { dollars, toCents } from '../common/cents';
 import { settle } from '../invoices/settle';
+import { syncReceived } from '../jobs/money';
 import { jobIsLive, requireJob } from '../jobs/visibility';
 import {
   isReceived,
@@ -14,6 +15,14 @@ import {
   type PaymentListQuery,
   type PaymentStatus,
 } from './schema';
+
+/** After a payment is written: its job's money in hand and its invoice follow, in its transaction. */
+function moneyMoved(tx: TxScope<WorkspaceCollections>, payment: Payment, now: string): void {
+  syncReceived(tx, payment.job_id, now);
+  if (payment.invoice_id !== null) {
+    settle(tx, payment.invoice_id, now);
+  }
+}
 
 export function getPayment(ctx: ServiceContext, id: string): Payment {
   const payment = ctx.ws.get('payments', id);
@@ -81,9 +90,7 @@ export function createPayment(ctx: ServiceContext, input: PaymentCreate): Paymen
       created_at: now,
       updated_at: now,
     });
-    if (payment.invoice_id !== null) {
-      settle(tx, payment.invoice_id, now);
-    }
+    moneyMoved(tx, payment, now);
     return payment;
   });
 }
@@ -144,9 +151,7 @@ export function refundPayment(
       created_at: now,
       updated_at: now,
     });
-    if (refund.invoice_id !== null) {
-      settle(tx, refund.invoice_id, now);
-    }
+    moneyMoved(tx, refund, now);
     return refund;
   });
 }
@@ -170,9 +175,7 @@ export function setPaymentStatus(ctx: ServiceContext, id: string, status: Paymen
   }
   return ctx.ws.transaction((tx) => {
     const out = tx.put('payments', next);
-    if (out.invoice_id !== null) {
-      settle(tx, out.invoice_id, now);
-    }
+    moneyMoved(tx, out, now);
     return out;
   });
 }
