@@ -96,27 +96,35 @@ export const logRequests =
     const answer = responseOf(res);
     const response = answer instanceof Promise ? await answer : answer;
     const duration = Math.round((performance.now() - started) * 10) / 10;
-    // The rest is read once this turn's answers are on their way (see appendLater).
+    // What the entry needs is read now, as plain values: a closure holding the context would keep
+    // every request's whole graph (request, response, socket state) alive until the log is
+    // written, and the collector paid for that in every busy turn. The rest of the work (the
+    // query, the line) is done once this turn's answers are on their way (see appendLater).
+    const { method, path, url } = c.req;
+    const status = res.status;
+    const requestId = c.get('requestId');
+    const contentType = c.req.header('content-type');
+    const idempotencyKey = c.req.header('idempotency-key');
     log.appendLater(() => {
       const request = body === null ? null : cap(body);
       const headers: Record<string, string> = {};
-      for (const name of ['content-type', 'idempotency-key']) {
-        const value = c.req.header(name);
-        if (value !== undefined) {
-          headers[name] = value;
-        }
+      if (contentType !== undefined) {
+        headers['content-type'] = contentType;
+      }
+      if (idempotencyKey !== undefined) {
+        headers['idempotency-key'] = idempotencyKey;
       }
       return {
         at: rt.clock.isoOf(atMs),
-        method: c.req.method,
-        path: c.req.path,
-        query: queryOf(c.req.url),
-        status: res.status,
+        method,
+        path,
+        query: queryOf(url),
+        status,
         duration_ms: duration,
         key_id: credential.id,
         credential_kind: credential.kind,
         workspace_id: credential.workspaceId,
-        request_id: c.get('requestId'),
+        request_id: requestId,
         request_headers: headers,
         request_body: request?.text ?? null,
         request_body_truncated: request?.truncated ?? false,
