@@ -2,21 +2,15 @@ import { DAY, iso, type Profile, type Seeding, type SeedStep } from '../../platf
 import { addDays, centralDate, centralDayEnd } from '../common/central-time';
 import type { Contact } from '../contacts/schema';
 import type { Job } from '../jobs/schema';
-import type { Estimate, EstimateStatus } from './schema';
+import { ESTIMATE_STATUSES, type Estimate, type EstimateStatus } from './schema';
 import { documentOf, VALID_DAYS } from './service';
 import { valuesOf } from './smart-fields';
 
 /** The share of jobs with an estimate. */
 const SHARE: Record<Profile, number> = { empty: 0, small: 0.4, demo: 0.75, large: 0.3 };
 
-const STATUSES: readonly EstimateStatus[] = [
-  'draft',
-  'sent',
-  'viewed',
-  'signed',
-  'expired',
-  'declined',
-];
+// The first records of a workspace take every status in turn, in the order of the spec.
+const STATUSES = ESTIMATE_STATUSES;
 const WEIGHTS: Record<EstimateStatus, number> = {
   draft: 2,
   sent: 2,

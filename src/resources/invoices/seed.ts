@@ -4,23 +4,15 @@ import { divRound } from '../common/cents';
 import type { Line } from '../common/line-items';
 import { signedOn } from '../estimates/seed';
 import type { Job } from '../jobs/schema';
-import { type Invoice, type InvoiceStatus, NEW_INVOICE } from './schema';
+import { INVOICE_STATUSES, type Invoice, type InvoiceStatus, NEW_INVOICE } from './schema';
 import { withPaid } from './settle';
 import { invoiceCents } from './totals';
 
 /** The share of jobs billed. */
 const SHARE: Record<Profile, number> = { empty: 0, small: 0.35, demo: 0.65, large: 0.3 };
 
-const STATUSES: readonly InvoiceStatus[] = [
-  'draft',
-  'sent',
-  'viewed',
-  'partially_paid',
-  'paid',
-  'overdue',
-  'void',
-  'bad_debt',
-];
+// The first records of a workspace take every status in turn, in the order of the spec.
+const STATUSES = INVOICE_STATUSES;
 const WEIGHTS: Record<InvoiceStatus, number> = {
   draft: 1,
   sent: 2,
