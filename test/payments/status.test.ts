@@ -25,6 +25,25 @@ import {
 const STATUSES = ['expected', 'received', 'sent_to_mortgage', 'endorsed', 'deposited'];
 
 describe('PATCH /__admin/payments/{id}', () => {
+  // decisions.md, Payments: the refunds would take the invoice below what it ever received.
+  test('a payment with refunds against it cannot go back to expected: 409, nothing moves', async () => {
+    const { h, ws } = await fresh();
+    const job = await newJob(ws, { rcv_amount: 2000 });
+    const inv = await newInvoice(ws, { job_id: job.id });
+    const p = await pay(ws, { job_id: job.id, invoice_id: inv.id, amount: 100 });
+    await ok(h.admin.post(`/payments/${p.id}/refund`, { amount: 40 }));
+    const [jobBefore, invBefore] = [await jobOf(ws, job.id), await invoiceOf(ws, inv.id)];
+    expectError(await h.admin.patch(`/payments/${p.id}`, { status: 'expected' }), 409, 'conflict');
+    expect(await get(ws.api, `/payments/${p.id}`)).toEqual(p);
+    expect(await jobOf(ws, job.id)).toEqual(jobBefore);
+    expect(await invoiceOf(ws, inv.id)).toEqual(invBefore);
+    expect(invBefore.amount_paid).toBe(60);
+    // Its other moves stay open.
+    expect((await ok(h.admin.patch(`/payments/${p.id}`, { status: 'deposited' }))).status).toBe(
+      'deposited',
+    );
+  });
+
   test('expected → received: date_received today, and it counts on the job and the invoice', async () => {
     const { h, ws } = await fresh();
     const job = await newJob(ws, { rcv_amount: 2000 });

@@ -117,6 +117,19 @@ describe('demo money', () => {
     },
   );
 
+  test('no seeded payment is received or deposited after today (US Central)', async () => {
+    const { h, payments } = await demo(5);
+    const now = Date.parse((await h.admin.get('/clock')).body.now);
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Chicago' }).format(now);
+    const deposited = payments.filter((p) => p.date_deposited !== null);
+    expect(deposited.length).toBeGreaterThan(0);
+    for (const p of payments) {
+      expect(p.date_received === null || p.date_received <= today, p.id).toBe(true);
+      expect(p.date_deposited === null || p.date_deposited <= today, p.id).toBe(true);
+      expect(p.date_deposited === null || p.date_deposited >= p.date_received, p.id).toBe(true);
+    }
+  });
+
   test('refunds are negative, of a received payment on the same job, never more than it', async () => {
     const { payments } = await demo(4);
     const byId = new Map(payments.map((p) => [p.id, p]));

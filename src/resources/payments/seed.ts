@@ -17,6 +17,8 @@ type Draft = Pick<Payment, 'amount' | 'payment_type' | 'payer_type' | 'payment_m
   >;
 
 function put(s: Seeding, job: Job, atMs: number, draft: Draft): Payment {
+  // Deposited the day after it came in, or today when it came in today: never in the future.
+  const depositedMs = Math.min(atMs + DAY, s.until - 1);
   const payment: Payment = {
     id: s.faker.string.uuid(),
     object: 'payment',
@@ -29,9 +31,9 @@ function put(s: Seeding, job: Job, atMs: number, draft: Draft): Payment {
     online: false,
     ...draft,
     date_received: draft.status === 'expected' ? null : centralDate(atMs),
-    date_deposited: draft.status === 'deposited' ? centralDate(atMs + DAY) : null,
+    date_deposited: draft.status === 'deposited' ? centralDate(depositedMs) : null,
     created_at: iso(atMs),
-    updated_at: iso(draft.status === 'deposited' ? Math.min(atMs + DAY, s.until - 1) : atMs),
+    updated_at: iso(draft.status === 'deposited' ? depositedMs : atMs),
   };
   s.add('payments', payment);
   return payment;

@@ -165,6 +165,11 @@ export function setPaymentStatus(ctx: ServiceContext, id: string, status: Paymen
   if (payment.status === status) {
     return payment;
   }
+  // Money given back was money received: with refunds against it, a payment cannot go back to
+  // expected (the refunds would take the job and invoice below what they ever received).
+  if (status === 'expected' && refundableCents(ctx, payment) !== toCents(payment.amount)) {
+    throw new ApiError('conflict', 'refunds were made of this payment: it was received');
+  }
   const now = ctx.clock.iso();
   const next: Payment = { ...payment, status, updated_at: now };
   if (status !== 'expected' && next.date_received === null) {
