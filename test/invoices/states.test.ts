@@ -297,6 +297,16 @@ describe('payments move the status', () => {
     expect(await invoiceOf(ws, inv.id)).toMatchObject({ status: 'paid', balance_due: 0 });
   });
 
+  // decisions.md, Invoices: written off, it is bad debt again if a refund reopens it.
+  test('a written-off invoice paid in full and then refunded in part is bad_debt again', async () => {
+    const { h, ws } = await fresh();
+    const inv = await invoiceIn(h, ws, 'bad_debt');
+    const p = await pay(ws, { job_id: inv.job_id, invoice_id: inv.id, amount: inv.balance_due });
+    expect((await invoiceOf(ws, inv.id)).status).toBe('paid');
+    await ok(h.admin.post(`/payments/${p.id}/refund`, { amount: 10 }));
+    expect(await invoiceOf(ws, inv.id)).toMatchObject({ status: 'bad_debt', paid_at: null });
+  });
+
   test('payments add up in exact cents: 0.1 + 0.2 paid on 0.3 is paid', async () => {
     const { ws } = await fresh();
     const job = await newJob(ws);

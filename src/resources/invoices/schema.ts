@@ -85,6 +85,8 @@ export type Invoice = Rec &
     allow_partial_payments: boolean;
     /** When it went overdue: invoice.overdue fires once. */
     overdue_at: string | null;
+    /** When it was written off: bad debt again if a refund reopens it once paid. */
+    written_off_at?: string | null;
   };
 
 declare module '../../store/collections' {
@@ -183,4 +185,5 @@ export const NEW_INVOICE = {
   terms: null,
   allow_partial_payments: true,
   overdue_at: null,
+  written_off_at: null,
 } satisfies Omit<Invoice, 'id' | 'created_at' | 'updated_at'>;

@@ -213,6 +213,7 @@ function seedInvoice(
     ...terms,
     terms: 'Due on receipt of insurance funds or by the due date, whichever comes first.',
     overdue_at: overdueMs === null ? null : iso(overdueMs),
+    written_off_at: status === 'bad_debt' ? iso(lastTouch) : null,
     created_at: iso(created),
     updated_at: iso(atMs),
   };

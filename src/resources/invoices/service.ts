@@ -332,7 +332,7 @@ export function writeOff(ctx: ServiceContext, id: string): Invoice {
       `only an unpaid invoice that is out can be written off; this one is ${invoice.status}`,
     );
   }
-  return move(ctx, invoice, { status: 'bad_debt' });
+  return move(ctx, invoice, { status: 'bad_debt', written_off_at: ctx.clock.iso() });
 }
 
 export function listInvoices(

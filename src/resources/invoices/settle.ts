@@ -32,7 +32,7 @@ function statusFor(inv: Invoice, paid: bigint, balance: number): Invoice['status
   if (paid > 0n && balance === 0) {
     return 'paid';
   }
-  if (inv.status === 'bad_debt') {
+  if (inv.status === 'bad_debt' || (inv.written_off_at ?? null) !== null) {
     return 'bad_debt';
   }
   const before =
