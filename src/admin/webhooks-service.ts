@@ -2,7 +2,7 @@ import { putDelivery, putEvent } from '../deliveries/outbox';
 import type { Delivery, Notification } from '../deliveries/records';
 import type { DeliveryWorker } from '../deliveries/worker';
 import { deliveryBody, eventDef, testSample } from '../events';
-import { appContext } from '../platform/context';
+import { appContext, holderOf } from '../platform/context';
 import { ApiError } from '../platform/errors';
 import { WILDCARD } from '../platform/family';
 import { newId, randomToken } from '../platform/ids';
@@ -20,18 +20,8 @@ interface Found<T> {
   record: T;
 }
 
-function findIn<T>(rt: Runtime, lookup: (wsId: string) => T | undefined): Found<T> | undefined {
-  for (const ws of rt.store.global.values('workspaces')) {
-    const record = lookup(ws.id);
-    if (record) {
-      return { workspaceId: ws.id, record };
-    }
-  }
-  return undefined;
-}
-
 export function findWebhook(rt: Runtime, id: string): Found<Webhook> {
-  const found = findIn(rt, (ws) => rt.store.workspace(ws).get('webhooks', id));
+  const found = holderOf(rt.store, 'webhooks', id);
   if (!found) {
     throw new ApiError('not_found', 'no such webhook');
   }
@@ -107,7 +97,7 @@ export function deliveryLog(
 
 /** spec: a resend carries the same event_id, and the same bytes. */
 export function resend(rt: Runtime, worker: DeliveryWorker, id: string): Promise<Delivery> {
-  const found = findIn(rt, (ws) => rt.store.workspace(ws).get('deliveries', id));
+  const found = holderOf(rt.store, 'deliveries', id);
   if (!found) {
     throw new ApiError('not_found', 'no such delivery');
   }

@@ -1,4 +1,5 @@
-import type { Store, WorkspaceStore } from '../store';
+import type { Store, WorkspaceCollections, WorkspaceStore } from '../store';
+import type { Name } from '../store/collections';
 import { appCredential, type Credential } from './auth/credentials';
 import type { Workspace } from './auth/records';
 import type { Clock, Scheduler } from './clock';
@@ -70,6 +71,24 @@ export const appUrlFor = (
   config: Pick<Config, 'appUrlFromRequest' | 'publicUrl'>,
   requestUrl: string,
 ) => (config.appUrlFromRequest ? new URL(requestUrl).origin : config.publicUrl);
+
+/**
+ * The workspace holding a record, found by its id alone: the control API names records without
+ * their workspace (ids are unique across workspaces).
+ */
+export function holderOf<K extends Name<WorkspaceCollections>>(
+  store: Store,
+  coll: K,
+  id: string,
+): { workspaceId: string; record: WorkspaceCollections[K] } | undefined {
+  for (const ws of store.global.values('workspaces')) {
+    const record = store.workspace(ws.id).get(coll, id);
+    if (record !== undefined) {
+      return { workspaceId: ws.id, record: record as WorkspaceCollections[K] };
+    }
+  }
+  return undefined;
+}
 
 /** What an app-side action (and an event) runs as: the workspace's owner, in the web app. */
 export function appContext(

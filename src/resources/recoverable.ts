@@ -1,4 +1,4 @@
-import type { Platform } from '../platform/context';
+import { holderOf, type Platform } from '../platform/context';
 import type { Family } from '../platform/family';
 import { GLOBAL, type Rec, type WorkspaceCollections } from '../store';
 import type { Name } from '../store/collections';
@@ -82,25 +82,24 @@ export function restore(
   coll: Coll,
   id: string,
 ): { workspaceId: string; record: WorkspaceCollections[Coll] } | undefined {
-  for (const ws of rt.store.global.values('workspaces')) {
-    const found = rt.store.workspace(ws.id).get(coll, id) as Deletable | undefined;
-    if (found === undefined) {
-      continue;
-    }
-    if (expired(rt, found.deleted_at)) {
-      purge(rt, coll, ws.id, id);
-      return undefined;
-    }
-    const record = found.deleted_at
-      ? rt.store.transaction((tx) =>
-          tx.workspace(ws.id).put(coll, {
-            ...found,
-            deleted_at: null,
-            updated_at: rt.clock.iso(),
-          } as unknown as WorkspaceCollections[Coll]),
-        )
-      : found;
-    return { workspaceId: ws.id, record: record as WorkspaceCollections[Coll] };
+  const held = holderOf(rt.store, coll, id);
+  if (held === undefined) {
+    return undefined;
   }
-  return undefined;
+  const { workspaceId } = held;
+  const found = held.record as Deletable;
+  if (expired(rt, found.deleted_at)) {
+    purge(rt, coll, workspaceId, id);
+    return undefined;
+  }
+  const record = found.deleted_at
+    ? rt.store.transaction((tx) =>
+        tx.workspace(workspaceId).put(coll, {
+          ...found,
+          deleted_at: null,
+          updated_at: rt.clock.iso(),
+        } as unknown as WorkspaceCollections[Coll]),
+      )
+    : found;
+  return { workspaceId, record: record as WorkspaceCollections[Coll] };
 }

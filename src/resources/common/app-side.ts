@@ -4,6 +4,7 @@ import {
   type AppEnv,
   appContext,
   appUrlFor,
+  holderOf,
   type Platform,
   type ServiceContext,
 } from '../../platform/context';
@@ -22,10 +23,9 @@ type Coll = Name<WorkspaceCollections>;
 
 /** The workspace holding a record, as its owner in the web app sees it; 404 when none does. */
 export function ownerOf(rt: Platform, coll: Coll, id: string, appUrl: string): ServiceContext {
-  for (const ws of rt.store.global.values('workspaces')) {
-    if (rt.store.workspace(ws.id).get(coll, id) !== undefined) {
-      return appContext(rt, ws.id, appUrl);
-    }
+  const held = holderOf(rt.store, coll, id);
+  if (held !== undefined) {
+    return appContext(rt, held.workspaceId, appUrl);
   }
   throw new ApiError('not_found', `no such ${coll.replace(/s$/, '')}`);
 }
