@@ -2,16 +2,16 @@ import type { DueWork } from '../../platform/family';
 import type { TxScope, WorkspaceCollections } from '../../store';
 import { centralDayEnd } from '../common/central-time';
 import { toCents } from '../common/cents';
-import { isReceived } from '../payments/schema';
+import { isReceived, type Payment } from '../payments/schema';
 import type { Invoice } from './schema';
 import { invoiceFigures } from './totals';
 
 type Ws = TxScope<WorkspaceCollections>;
 
 /** Money in hand on an invoice, in cents: its payments no longer only expected, refunds netted. */
-export function paidCents(ws: Ws, invoiceId: string): bigint {
+export function paidCents(payments: Iterable<Payment>, invoiceId: string): bigint {
   let paid = 0n;
-  for (const p of ws.all('payments')) {
+  for (const p of payments) {
     if (p.invoice_id === invoiceId && isReceived(p)) {
       paid += toCents(p.amount);
     }
@@ -48,7 +48,7 @@ function statusFor(inv: Invoice, paid: bigint, balance: number): Invoice['status
 
 /** The invoice with its figures and status worked out again (after a change or a payment). */
 export const settled = (ws: Ws, inv: Invoice, now: string): Invoice =>
-  withPaid(inv, paidCents(ws, inv.id), now);
+  withPaid(inv, paidCents(ws.all('payments'), inv.id), now);
 
 /** The invoice's figures and status, given what has been paid on it (in cents). */
 export function withPaid(inv: Invoice, paid: bigint, now: string): Invoice {
@@ -64,13 +64,21 @@ export function withPaid(inv: Invoice, paid: bigint, now: string): Invoice {
   };
 }
 
-/** Works an invoice out again after its payments moved, writing it when anything changed. */
-export function settle(ws: Ws, invoiceId: string, now: string): void {
+/**
+ * Works an invoice out again after its payments moved, writing it when anything changed;
+ * `payments`, the workspace's, when the caller has read them already.
+ */
+export function settle(
+  ws: Ws,
+  invoiceId: string,
+  now: string,
+  payments: Iterable<Payment> = ws.all('payments'),
+): void {
   const inv = ws.get('invoices', invoiceId);
   if (inv === undefined) {
     return;
   }
-  const next = settled(ws, inv, now);
+  const next = withPaid(inv, paidCents(payments, inv.id), now);
   if (JSON.stringify(next) !== JSON.stringify(inv)) {
     ws.put('invoices', { ...next, updated_at: now });
   }

@@ -34,12 +34,17 @@ export function receivedCents(payments: Iterable<Payment>, jobId: string): bigin
  * (`updated_at`, `job.updated` listing what moved) when the figure moves, as logging a payment
  * in the app changes the job's money tab.
  */
-export function syncReceived(ws: TxScope<WorkspaceCollections>, jobId: string, now: string): void {
+export function syncReceived(
+  ws: TxScope<WorkspaceCollections>,
+  jobId: string,
+  now: string,
+  payments: Iterable<Payment> = ws.all('payments'),
+): void {
   const job = ws.get('jobs', jobId);
   if (job === undefined) {
     return;
   }
-  const received = dollars(receivedCents(ws.all('payments'), jobId));
+  const received = dollars(receivedCents(payments, jobId));
   if (job.amount_received !== received) {
     ws.put('jobs', { ...job, amount_received: received, updated_at: now });
   }

@@ -18,9 +18,10 @@ import {
 
 /** After a payment is written: its job's money in hand and its invoice follow, in its transaction. */
 function moneyMoved(tx: TxScope<WorkspaceCollections>, payment: Payment, now: string): void {
-  syncReceived(tx, payment.job_id, now);
+  const payments = tx.all('payments'); // read once for both sums
+  syncReceived(tx, payment.job_id, now, payments);
   if (payment.invoice_id !== null) {
-    settle(tx, payment.invoice_id, now);
+    settle(tx, payment.invoice_id, now, payments);
   }
 }
 
