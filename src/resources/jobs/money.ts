@@ -51,21 +51,20 @@ export function syncReceived(
 }
 
 /**
- * Money in hand per job, for jobs of a data file from before it was kept on the job: each job's payments that are no longer only expected, refunds netted,
- * from one pass over the payments (of `onlyJobId`'s alone when given). A list groups them once
- * for all its jobs instead of passing over every payment for each job.
+ * Money in hand per job, for the jobs of a data file from before it was kept on the job: one
+ * pass over the payments for a whole list, not one per job.
  */
-export function receivedByJob(ctx: ServiceContext, onlyJobId?: string): Map<string, number> {
+export function receivedByJob(ctx: ServiceContext): Map<string, number> {
   const sums = new Map<string, bigint>();
   for (const payment of ctx.ws.values('payments')) {
-    if ((onlyJobId === undefined || payment.job_id === onlyJobId) && isReceived(payment)) {
+    if (isReceived(payment)) {
       sums.set(payment.job_id, (sums.get(payment.job_id) ?? 0n) + toCents(payment.amount));
     }
   }
   return new Map([...sums].map(([id, sum]) => [id, dollars(sum)]));
 }
 
-/** The money figures of a job, given its money in hand (see receivedByJob). */
+/** The money figures of a job, given its money in hand. */
 export function jobMoney(job: Job, received: number) {
   const total = totalJobValue(job);
   return {

@@ -1,8 +1,9 @@
 import type { z } from '@hono/zod-openapi';
 import type { ServiceContext } from '../../platform/context';
 import { defineRecords, shape } from '../../platform/family';
+import { dollars } from '../common/cents';
 import { findContact } from '../contacts/service';
-import { jobMoney, receivedByJob } from './money';
+import { jobMoney, receivedByJob, receivedCents } from './money';
 import { type Job, type JobOut, JobSchema, type PersonRefSchema } from './schema';
 
 type PersonRef = z.infer<typeof PersonRefSchema>;
@@ -32,7 +33,7 @@ const userName = (ctx: ServiceContext, id: string) => ctx.ws.get('users', id)?.n
 export function presentJob(
   ctx: ServiceContext,
   job: Job,
-  received = job.amount_received ?? receivedByJob(ctx, job.id).get(job.id) ?? 0,
+  received = job.amount_received ?? dollars(receivedCents(ctx.ws.values('payments'), job.id)),
 ): JobOut {
   const stage = ctx.ws.get('stages', job.stage_id);
   const pipeline = stage && ctx.ws.get('pipelines', stage.pipeline_id);
