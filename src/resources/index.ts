@@ -3,6 +3,7 @@ import { contacts } from './contacts';
 import { estimateTemplates } from './estimate-templates';
 import { estimates } from './estimates';
 import { files } from './files';
+import { hail } from './hail';
 import { invoices } from './invoices';
 import { jobs } from './jobs';
 import { notes } from './notes';
@@ -34,6 +35,7 @@ export const FAMILIES: readonly Family[] = [
   files,
   pins,
   stormLists,
+  hail,
   webhooks,
 ];
 

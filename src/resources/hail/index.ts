@@ -1,0 +1,5 @@
+import type { Family } from '../../platform/family';
+
+export const hail: Family = {
+  name: 'hail',
+};
