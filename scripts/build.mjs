@@ -14,6 +14,9 @@ await build({
   format: 'cjs',
   outfile: 'dist/svc.cjs',
   external: ['@faker-js/faker', 'zipcodes'],
+  // bin/svc.cjs runs the bundle as a vm script, which has no dynamic import: `import('zipcodes')`
+  // (loaded on first use) must become a require.
+  supported: { 'dynamic-import': false },
   minify: true,
   sourcemap: true,
   legalComments: 'none',

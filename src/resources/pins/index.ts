@@ -1,37 +1,16 @@
-import { z } from '@hono/zod-openapi';
-import { defineEvents, enumFilter, type Family, previous, whereSet } from '../../platform/family';
-import { KNOCK_RESULTS, PIN_TYPES } from './schema';
-
-// Door-knock pins: their events are in the catalogue (and may be subscribed to) before svc holds
-// pins; decisions.md, pin events take pin_type and knock_result (and previous_knock_result).
-const pinType = enumFilter('pin_type', 'Pin type', PIN_TYPES);
-const knockResult = enumFilter('knock_result', 'Knock result', KNOCK_RESULTS);
+import type { Family } from '../../platform/family';
+import { geography } from '../common/geo';
+import { pinAdmin } from './admin';
+import { pinEvents } from './events';
+import { pinRecords } from './present';
+import { pinRoutes } from './routes';
 
 export const pins: Family = {
   name: 'pins',
-  events: defineEvents({
-    resource: 'pin',
-    decls: [
-      {
-        event: 'pin.created',
-        label: 'Door knock logged',
-        description: 'A door knock was logged.',
-        filters: [pinType, knockResult],
-      },
-      {
-        event: 'pin.result_changed',
-        label: 'Knock result changed',
-        description: 'The knock result of a pin changed; previous_knock_result says from what.',
-        filters: [
-          pinType,
-          knockResult,
-          enumFilter('previous_knock_result', 'Previous knock result', KNOCK_RESULTS),
-        ],
-        extras: z.object({
-          previous_knock_result: previous('The knock result before; null for none'),
-        }),
-        about: whereSet('knock_result'),
-      },
-    ],
-  }),
+  routes: pinRoutes,
+  records: pinRecords,
+  events: pinEvents,
+  admin: pinAdmin,
+  // Seeded pins are placed as POST /pins places them, by the one ZIP table.
+  seed: () => Promise.all([import('./seed'), geography()]).then(([m, geo]) => m.pinSeed(geo)),
 };

@@ -1,18 +1,19 @@
-import { defineEvents, type Family, whereField } from '../../platform/family';
+import type { Family } from '../../platform/family';
+import { geography } from '../common/geo';
+import { stormListAdmin } from './admin';
+import { stormListEvents } from './events';
+import { stormListBuild } from './finish';
+import { stormListRecords } from './present';
+import { stormListRoutes } from './routes';
 
-// Storm lists: storm_list.ready is in the catalogue (and may be subscribed to) before svc builds
-// storm lists; decisions.md, it takes no filters.
+// Storm lists: read only through the API, built app-side (POST /__admin/workspaces/{id}/
+// storm_lists) and on the clock; storm_list.ready fires when a build finishes ready or partial.
 export const stormLists: Family = {
   name: 'storm-lists',
-  events: defineEvents({
-    resource: 'storm_list',
-    decls: [
-      {
-        event: 'storm_list.ready',
-        label: 'Storm list ready',
-        description: 'A storm list finished building.',
-        about: whereField('status', 'ready', 'partial'),
-      },
-    ],
-  }),
+  routes: stormListRoutes,
+  records: stormListRecords,
+  events: stormListEvents,
+  due: [stormListBuild],
+  admin: stormListAdmin,
+  seed: () => Promise.all([import('./seed'), geography()]).then(([m, geo]) => m.stormListSeed(geo)),
 };
