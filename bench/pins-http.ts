@@ -5,7 +5,7 @@
 // against durable POST /v1/contacts on the same file, a write that places nothing: what geocoding
 // adds to a knock. Each run on a fresh copy, after a 1 s warm-up (which also loads the ZIP table),
 // rounds alternating. A figure with any failed request is a FAIL, counts shown.
-// Run: npx tsx bench/pins-http.ts (after `npm run build`). Smoke: BENCH_SECONDS=1.
+// Run: npm run bench:pins (after `npm run build`). Smoke: BENCH_SECONDS=1 npm run bench:pins.
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

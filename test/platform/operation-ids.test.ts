@@ -55,6 +55,18 @@ const V1 = {
   'GET /notes': 'listNotes',
   'POST /notes': 'createNote',
   'GET /notes/{id}': 'getNote',
+  'GET /files': 'listFiles',
+  'POST /files': 'uploadFile',
+  'GET /files/{id}': 'getFile',
+  'GET /pins': 'listPins',
+  'POST /pins': 'createPin',
+  'GET /pins/{id}': 'getPin',
+  'PATCH /pins/{id}': 'updatePin',
+  'DELETE /pins/{id}': 'deletePin',
+  'GET /storm_lists': 'listStormLists',
+  'GET /storm_lists/{id}': 'getStormList',
+  'GET /storm_lists/{id}/properties': 'listStormListProperties',
+  'GET /hail_history': 'getHailHistory',
   'GET /webhooks': 'listWebhooks',
   'POST /webhooks': 'createWebhook',
   'GET /webhooks/samples/{event}': 'listWebhookSamples',
@@ -90,6 +102,8 @@ const ADMIN = {
   'POST /invoices/{id}/bad_debt': 'writeOffInvoice',
   'POST /payments/{id}/refund': 'refundPayment',
   'PATCH /payments/{id}': 'setPaymentStatus',
+  'POST /pins/{id}/convert': 'convertPin',
+  'POST /workspaces/{id}/storm_lists': 'buildStormList',
 };
 
 type Operations = Record<string, Record<string, { operationId?: string }>>;

@@ -167,11 +167,20 @@ describe('GET /webhooks/samples/{event}', () => {
     },
   );
 
-  test.each(['pin.created', 'pin.result_changed', 'storm_list.ready'])(
-    '%s: svc holds no such records yet, so an empty list',
-    async (event) => {
+  test.each([
+    ['pin.created', 'pin', (_d: Json) => true],
+    ['pin.result_changed', 'pin', (d: Json) => d.knock_result !== null],
+    ['storm_list.ready', 'storm_list', (d: Json) => ['ready', 'partial'].includes(d.status)],
+  ])(
+    '%s on a demo workspace: records of its kind the event could be about',
+    async (event, object, about) => {
       const { ws } = await fresh('demo');
-      expect(await samples(ws, event)).toEqual([]);
+      const got = await samples(ws, event);
+      expect(got.length).toBeGreaterThan(0);
+      for (const d of got) {
+        expect(d).toMatchObject({ object, event_type: event });
+        expect(about(d), JSON.stringify(d)).toBe(true);
+      }
     },
   );
 
