@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createApp } from './app';
 import type { Config } from './platform/context';
+import { answerUnparsable } from './platform/http/unparsable';
 import { requestLogFiles } from './platform/request-log';
 import { createRuntime, type Runtime } from './runtime';
 import { seedDataFile } from './seed';
@@ -63,6 +64,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const wildcard = opts.host === '0.0.0.0' || opts.host === '::';
   opts.config.publicUrl = wildcard ? `http://localhost:${port}` : url;
   opts.config.appUrlFromRequest = wildcard;
+  server.removeAllListeners('clientError'); // the adapter's, if any: ours answers with the envelope
+  server.on('clientError', answerUnparsable(opts.config.publicUrl));
   rt.scheduler.start();
   void rt.requestLog.load(); // in the background: the first request never waits for it
   const stopParsing = parseInBackground(rt.store, opts.config.log);

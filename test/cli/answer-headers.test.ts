@@ -3,6 +3,7 @@
 // (src/platform/http/headers.ts), not through the app as in the in-process tests: this checks
 // that path on a real server, for answers made by a route, by the error handler, and by the
 // limiter itself.
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { cleanup, type HttpReply, http, startServe, tempDir } from '../support/spawn';
@@ -60,4 +61,30 @@ test('a real server sends X-Request-Id and X-RateLimit-* on successes, errors an
   expect(limited?.headers.get('x-ratelimit-remaining')).toBe('0');
   expect(Number(limited?.headers.get('retry-after'))).toBeGreaterThan(0);
   expect(limited?.body.error.request_id).toBe(limited?.headers.get('x-request-id'));
+});
+
+test('a request Node cannot parse (a URL over 16 KB, bytes that are no HTTP) gets the error envelope and its X-Request-Id, not a bare 431', async () => {
+  const server = await startServe(join(await tempDir(), 'data.json'), ['--no-seed']);
+  const long = await http(`${server.url}/v1/pins?x=${'a'.repeat(20_000)}`);
+  expect(long.status).toBe(400);
+  expect(long.headers.get('content-type')).toBe('application/json');
+  expect(long.body.error).toMatchObject({ code: 'invalid_request' });
+  expect(long.body.error.request_id).toBe(long.headers.get('x-request-id'));
+  expect(long.body.error.doc_url).toBe(`${server.url}/docs/errors#invalid_request`);
+
+  const { port } = new URL(server.url);
+  const raw = await new Promise<string>((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () => socket.end('NOT HTTP AT ALL\r\n\r\n'));
+    let got = '';
+    socket.on('data', (chunk) => {
+      got += chunk.toString();
+    });
+    socket.on('end', () => resolve(got));
+    socket.on('error', reject);
+  });
+  expect(raw).toMatch(/^HTTP\/1\.1 400 /);
+  expect(raw).toMatch(/\r\nX-Request-Id: req_[0-9a-f]{24}\r\n/);
+  expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toMatchObject({
+    error: { code: 'invalid_request' },
+  });
 });

@@ -215,7 +215,7 @@ describe('the homeowner', () => {
     });
   });
 
-  test('first and last sent win over the halves of the name', async () => {
+  test('first or last sent win for their half, and the name is made again from the two', async () => {
     const { ws } = await fresh();
     const pin = await newPin(ws, {
       ...DALLAS,
@@ -223,9 +223,48 @@ describe('the homeowner', () => {
       homeowner_first_name: 'Robert',
     });
     expect(pin).toMatchObject({
-      homeowner_name: 'Bob Jones',
+      homeowner_name: 'Robert Jones',
       homeowner_first_name: 'Robert',
       homeowner_last_name: 'Jones',
+    });
+    const other = await newPin(ws, {
+      ...DALLAS,
+      homeowner_name: 'Ada King',
+      homeowner_last_name: 'Lovelace',
+    });
+    expect(other).toMatchObject({
+      homeowner_name: 'Ada Lovelace',
+      homeowner_first_name: 'Ada',
+      homeowner_last_name: 'Lovelace',
+    });
+  });
+
+  test('a postal_code sent with coordinates must be a US ZIP: 400 naming it, nothing written', async () => {
+    const { ws } = await fresh();
+    const res = await ws.api.post('/pins', {
+      latitude: 32.9,
+      longitude: -96.9,
+      postal_code: '00000',
+    });
+    expectError(res, 400, 'invalid_request', 'postal_code');
+    expect((await ws.api.get('/pins')).body.data).toEqual([]);
+  });
+
+  test('with coordinates, the parts left out come from the ZIP sent, not from a ZIP near the point', async () => {
+    const { ws } = await fresh();
+    const pin = await newPin(ws, {
+      latitude: 32.9,
+      longitude: -96.9,
+      address: '1 Main St',
+      postal_code: '10001',
+    });
+    expect(pin).toMatchObject({
+      address: '1 Main St',
+      city: 'New York',
+      state: 'NY',
+      postal_code: '10001',
+      latitude: 32.9,
+      longitude: -96.9,
     });
   });
 

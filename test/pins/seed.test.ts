@@ -99,7 +99,8 @@ describe('seeded pins agree with the rest of the workspace', () => {
       expect(pin.created_at <= pin.updated_at).toBe(true);
       expect(Date.parse(pin.updated_at)).toBeLessThan(SEED_ANCHOR_MS);
       expect(pin.homeowner_name).toBe(
-        [pin.homeowner_first_name, pin.homeowner_last_name].filter((p) => p !== null).join(' '),
+        [pin.homeowner_first_name, pin.homeowner_last_name].filter((p) => p !== null).join(' ') ||
+          null,
       );
       for (const key of ['phone', 'email', 'notes', 'address'] as const) {
         expect(pin[key]).not.toBe('');

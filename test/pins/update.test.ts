@@ -182,7 +182,7 @@ describe('the homeowner name', () => {
     });
   });
 
-  test('with a first name in the same body, that half is the one sent', async () => {
+  test('with a first name in the same body, that half is the one sent, and the name follows', async () => {
     const { ws } = await fresh();
     const pin = await newPin(ws, FULL);
     const after = await patchPin(ws, pin.id, {
@@ -190,7 +190,7 @@ describe('the homeowner name', () => {
       homeowner_first_name: 'Robert',
     });
     expect(after).toMatchObject({
-      homeowner_name: 'Bob Jones',
+      homeowner_name: 'Robert Jones',
       homeowner_first_name: 'Robert',
       homeowner_last_name: 'Jones',
     });
@@ -232,6 +232,28 @@ describe('the homeowner name', () => {
       homeowner_first_name: null,
       homeowner_last_name: null,
     });
+  });
+});
+
+describe('a postal_code sent on PATCH', () => {
+  test.each(['hello', '00000', '1234'])(
+    '%j, no US ZIP, is 400 naming it and nothing changes',
+    async (zip) => {
+      const { ws } = await fresh();
+      const pin = await newPin(ws);
+      const res = await ws.api.patch(`/pins/${pin.id}`, { postal_code: zip, notes: 'x' });
+      expectError(res, 400, 'invalid_request', 'postal_code');
+      expect(await pinOf(ws, pin.id)).toEqual(pin);
+    },
+  );
+
+  test('a US ZIP is kept as sent; null clears it', async () => {
+    const { ws } = await fresh();
+    const pin = await newPin(ws);
+    expect(await patchPin(ws, pin.id, { postal_code: '75202' })).toMatchObject({
+      postal_code: '75202',
+    });
+    expect(await patchPin(ws, pin.id, { postal_code: null })).toMatchObject({ postal_code: null });
   });
 });
 

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 // request). 24 hex digits, as before.
 const PREFIX = randomBytes(4).toString('hex');
 let counter = Number.parseInt(randomBytes(4).toString('hex'), 16);
-const nextId = () => `req_${PREFIX}${(counter++).toString(16).padStart(16, '0')}`;
+export const nextId = () => `req_${PREFIX}${(counter++).toString(16).padStart(16, '0')}`;
 
 import type { Context } from 'hono';
 import type { AppEnv } from '../context';

@@ -231,12 +231,15 @@ export function splitAddress(text: string): AddressParts {
     if (state !== undefined) {
       segments.pop();
     } else {
-      // "Dallas TX": the city and the state's code in one segment
-      const joined = /^(.+?)\s+([A-Za-z]{2})$/.exec(last);
-      const code = joined?.[2] ? stateCode(joined[2]) : undefined;
-      if (joined?.[1] && code !== undefined) {
-        state = code;
-        segments[segments.length - 1] = joined[1];
+      // "Dallas TX", "Oklahoma City Oklahoma", "Fargo North Dakota": the city and the state in one
+      // segment, the state its last one to three words
+      const words = last.split(' ');
+      for (let n = Math.min(3, words.length - 1); n >= 1 && state === undefined; n--) {
+        const code = stateCode(words.slice(-n).join(' '));
+        if (code !== undefined) {
+          state = code;
+          segments[segments.length - 1] = words.slice(0, -n).join(' ');
+        }
       }
     }
   }

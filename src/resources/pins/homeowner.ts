@@ -49,7 +49,9 @@ export function namesAfter(current: HomeownerNames, sent: SentNames): HomeownerN
   if (last !== undefined) {
     next.homeowner_last_name = last;
   }
-  if (sent.homeowner_name === undefined && (first !== undefined || last !== undefined)) {
+  // A half sent wins for its half, and the name is made again from the two, so the three never
+  // disagree ("Ada King" with last name "Lovelace" is "Ada Lovelace").
+  if (first !== undefined || last !== undefined) {
     next.homeowner_name =
       [next.homeowner_first_name, next.homeowner_last_name]
         .filter((part) => part !== null)

@@ -1,5 +1,11 @@
 import { ApiError } from '../../platform/errors';
-import { type AddressParts, type Geography, isLocated, splitAddress } from '../common/geo';
+import {
+  type AddressParts,
+  type Geography,
+  isLocated,
+  splitAddress,
+  type ZipPlace,
+} from '../common/geo';
 
 // Where a new pin goes (decisions.md, Geocoding): by its coordinates, which take the nearest US
 // ZIP's city, state and postal code, or by its address, placed near its ZIP's centre (or its
@@ -26,12 +32,30 @@ const filled = (value: string | null | undefined): string | undefined =>
 
 const refuse = (field: string, message: string) => new ApiError('invalid_request', message, field);
 
-/** spec, Pin: latitude and longitude are numbers every pin has; one without the other is none. */
+/** A ZIP sent is a US ZIP, however the pin is placed (decisions.md, Geocoding: never guessed). */
+export function checkZip(geo: Geography, zip: string | null | undefined): ZipPlace | undefined {
+  const given = filled(zip);
+  if (given === undefined) {
+    return undefined;
+  }
+  const found = geo.zip(given);
+  if (found === undefined) {
+    throw refuse('postal_code', 'postal_code is not a known US ZIP code');
+  }
+  return found;
+}
+
+/**
+ * spec, Pin: latitude and longitude are numbers every pin has; one without the other is none.
+ * The parts of the address the client left out come from the ZIP it sent, else from the nearest
+ * ZIP: a Dallas point with a New York ZIP sent keeps New York's city and state beside that ZIP.
+ */
 function byCoordinates(geo: Geography, sent: SentPlace, lat: number, lon: number): Placed {
-  const zip = geo.nearest(lat, lon);
-  if (zip === undefined) {
+  const near = geo.nearest(lat, lon);
+  if (near === undefined) {
     throw refuse('latitude', 'latitude and longitude are outside the United States');
   }
+  const zip = checkZip(geo, sent.postal_code) ?? near;
   return {
     address: filled(sent.address) ?? null,
     city: filled(sent.city) ?? zip.city,

@@ -9,7 +9,7 @@ import type { User } from '../users/schema';
 import { listUsers, requireUser } from '../users/service';
 import { NO_NAME, namesAfter } from './homeowner';
 import type { PinCreate, PinListQuery, PinUpdate } from './input';
-import { checkInUs, placePin } from './place';
+import { checkInUs, checkZip, placePin } from './place';
 import type { Pin } from './schema';
 
 export function getPin(ctx: ServiceContext, id: string): Pin {
@@ -85,9 +85,11 @@ export function createPin(ctx: ServiceContext, geo: Geography, input: PinCreate)
   );
 }
 
-/** Whether a PATCH moves the pin: its route then loads the geography to check where to. */
+/** Whether a PATCH moves the pin or names a ZIP: its route then loads the geography to check it. */
 export const movesPin = (input: PinUpdate): boolean =>
-  input.latitude !== undefined || input.longitude !== undefined;
+  input.latitude !== undefined ||
+  input.longitude !== undefined ||
+  (input.postal_code !== undefined && input.postal_code !== null);
 
 /** spec, PATCH /pins/{id}: "the logging rep never changes"; decisions.md, nor does a job's pin. */
 function checkFixed(pin: Pin, input: PinUpdate): void {
@@ -138,17 +140,20 @@ export function updatePin(
     }
   }
   if (movesPin(input)) {
-    next.latitude = input.latitude ?? pin.latitude;
-    next.longitude = input.longitude ?? pin.longitude;
     if (geo === undefined) {
       throw new Error('a pin moved without the geography loaded');
     }
-    checkInUs(
-      geo,
-      next.latitude,
-      next.longitude,
-      input.latitude === undefined ? 'longitude' : 'latitude',
-    );
+    checkZip(geo, input.postal_code);
+    if (input.latitude !== undefined || input.longitude !== undefined) {
+      next.latitude = input.latitude ?? pin.latitude;
+      next.longitude = input.longitude ?? pin.longitude;
+      checkInUs(
+        geo,
+        next.latitude,
+        next.longitude,
+        input.latitude === undefined ? 'longitude' : 'latitude',
+      );
+    }
   }
   if (JSON.stringify(next) === JSON.stringify(pin)) {
     return pin; // nothing changed: no write, no event
