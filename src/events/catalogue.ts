@@ -1,3 +1,4 @@
+import type { z } from '@hono/zod-openapi';
 import type { EventDef, Family } from '../platform/family';
 import { FAMILIES } from '../resources';
 
@@ -17,7 +18,7 @@ const entries: Entry[] = FAMILIES.flatMap((family) => {
           ...decl,
           resource: events.resource,
           filters: decl.filters ?? [],
-          empty: decl.extras?.parse({}) ?? {},
+          empty: decl.extras ? emptyOf(decl.extras) : {},
         },
         family,
       }))
@@ -39,3 +40,13 @@ const byColl = new Map(
 
 /** The family whose records are in `coll`, when its changes raise events. */
 export const familyOfColl = (coll: string): Family | undefined => byColl.get(coll);
+
+/** An event's extra fields at their empty values: null where a field takes it, else []. */
+function emptyOf(extras: z.ZodObject): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(extras.shape).map(([key, field]) => [
+      key,
+      (field as z.ZodType).safeParse(null).success ? null : [],
+    ]),
+  );
+}

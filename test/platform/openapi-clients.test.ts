@@ -86,6 +86,21 @@ describe('what the spec requires, the document requires', () => {
   });
 });
 
+describe('what every delivery carries, its schema requires', () => {
+  test.each([
+    ['JobUpdatedDelivery', 'changed_fields'],
+    ['JobStageChangedDelivery', 'previous_stage'],
+    ['JobStageChangedDelivery', 'previous_stage_label'],
+    ['JobAssignedDelivery', 'previous_assigned_to_id'],
+    ['PinResultChangedDelivery', 'previous_knock_result'],
+  ])('%s requires %s', async (name, field) => {
+    const doc = (await documentOf('/v1')) as { components: { schemas: Record<string, Json> } };
+    const own = doc.components.schemas[name].allOf[1];
+    expect(own.properties).toHaveProperty(field);
+    expect(own.required).toContain(field);
+  });
+});
+
 describe('one truth about path ids', () => {
   test('an {id} is any text, and the document says one of another form is 404, not 400', async () => {
     const doc = (await documentOf('/v1')) as {

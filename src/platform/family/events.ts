@@ -109,17 +109,19 @@ export interface EventDecl {
   about?: About;
 }
 
+// An event's extra fields have no defaults: every delivery carries them, and a defaulted field
+// would be optional in the document, so generated clients would type it so. A test send of a
+// record that knows nothing carries each at its empty value (src/events/catalogue.ts).
+
 /** spec, Delivery body: what a `*.updated` delivery adds. */
 export const UPDATED = z.object({
   changed_fields: z
     .array(z.string())
-    .default([])
     .openapi({ description: 'The public fields that changed (quick edits coalesce)' }),
 });
 
 /** A field an event adds that names what was before the change. */
-export const previous = (description: string) =>
-  z.string().nullable().default(null).openapi({ description });
+export const previous = (description: string) => z.string().nullable().openapi({ description });
 
 /** A family's events: their declarations, and the rule that derives them from a change. */
 export interface Events {
