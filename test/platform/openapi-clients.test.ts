@@ -94,8 +94,12 @@ describe('what every delivery carries, its schema requires', () => {
     ['JobAssignedDelivery', 'previous_assigned_to_id'],
     ['PinResultChangedDelivery', 'previous_knock_result'],
   ])('%s requires %s', async (name, field) => {
-    const doc = (await documentOf('/v1')) as { components: { schemas: Record<string, Json> } };
-    const own = doc.components.schemas[name].allOf[1];
+    const doc = (await documentOf('/v1')) as {
+      components: {
+        schemas: Record<string, { allOf: { properties: Json; required: string[] }[] }>;
+      };
+    };
+    const own = doc.components.schemas[name]?.allOf[1];
     expect(own.properties).toHaveProperty(field);
     expect(own.required).toContain(field);
   });
