@@ -7,6 +7,7 @@ import { durability } from './platform/http/durability';
 import { notFoundHandler } from './platform/http/not-found';
 import { assignRequestId } from './platform/http/request-id';
 import { validationHook } from './platform/openapi/validation';
+import { FAMILIES } from './resources';
 import type { Runtime } from './runtime';
 import { type V1Extension, v1App } from './v1';
 import { docsRoutes } from './web/docs';
@@ -26,6 +27,11 @@ export function createApp(rt: Runtime, extend?: V1Extension): OpenAPIHono<AppEnv
   });
   app.route('/v1', v1App(rt, extend));
   app.route('/__admin', adminApp(rt));
+  for (const family of FAMILIES) {
+    if (family.web) {
+      app.route('/', family.web(rt));
+    }
+  }
   app.route('/', docsRoutes());
   app.notFound(notFoundHandler(app));
   app.onError(onError(rt.config.log));

@@ -9,6 +9,7 @@ import { Cursors } from './platform/paging';
 import { RateLimiter } from './platform/rate-limit';
 import { RequestLog } from './platform/request-log';
 import { watchDueWork } from './resources/due';
+import { FileStorage, filesDirOf } from './resources/files/storage';
 import { watchDeletions } from './resources/recoverable';
 import type { Rec, Store } from './store';
 
@@ -42,6 +43,7 @@ export const defaultConfig = (overrides: Partial<Config> = {}): Config => ({
   appUrlFromRequest: true,
   webhookCoalesceMs: 1000,
   webhookTimeoutMs: TIMEOUT_MS,
+  fileFetchTimeoutMs: 10_000,
   cors: '*',
   log: (line) => process.stderr.write(`${line}\n`),
   ...overrides,
@@ -62,8 +64,21 @@ export function storeMeta(store: Store): StoreMeta {
   );
 }
 
-/** Builds the runtime of one server over `store`; `requestLogFile` keeps the log on disk. */
-export function createRuntime(store: Store, config: Config, requestLogFile?: string): Runtime {
+const REQUEST_LOG = '.requests.jsonl';
+
+/**
+ * Builds the runtime of one server over `store`; `requestLogFile` keeps the log on disk, and
+ * `filesDir` uploaded files' bytes. Both live beside the data file: without `filesDir`, the bytes
+ * go beside the one the request log names, else (a store in memory) in a temp directory.
+ */
+export function createRuntime(
+  store: Store,
+  config: Config,
+  requestLogFile?: string,
+  filesDir: string | undefined = requestLogFile?.endsWith(REQUEST_LOG)
+    ? filesDirOf(requestLogFile.slice(0, -REQUEST_LOG.length))
+    : undefined,
+): Runtime {
   const meta = storeMeta(store);
   const clock = new Clock(meta.clock_offset_ms);
   const scheduler = new Scheduler(clock, (err, key) =>
@@ -76,6 +91,7 @@ export function createRuntime(store: Store, config: Config, requestLogFile?: str
     config,
     limiter: new RateLimiter(clock),
     cursors: new Cursors(Buffer.from(meta.secret, 'hex')),
+    files: new FileStorage(filesDir),
   };
   const rt: Runtime = {
     ...platform,
@@ -84,6 +100,7 @@ export function createRuntime(store: Store, config: Config, requestLogFile?: str
     deliveries: new DeliveryWorker(platform),
   };
   rt.idempotency.start();
+  rt.files.watch(store);
   watchDeletions(rt);
   watchDueWork(rt);
   deriveDeliveries(rt);

@@ -1,3 +1,4 @@
+import type { FileStorage } from '../resources/files/storage';
 import type { Store, WorkspaceCollections, WorkspaceStore } from '../store';
 import type { Name } from '../store/collections';
 import { appCredential, type Credential } from './auth/credentials';
@@ -24,6 +25,11 @@ export interface Config {
   webhookCoalesceMs: number;
   /** How long a receiver has to answer (spec: 10 seconds; tests shorten it). */
   webhookTimeoutMs: number;
+  /**
+   * How long an upload from a URL waits on its origin, for an answer or for the next bytes
+   * (decisions.md, Files: 10 seconds; tests shorten it).
+   */
+  fileFetchTimeoutMs: number;
   /** Which origins a browser app may call /v1 from (`--cors`); null answers no CORS at all. */
   cors: CorsOrigins | null;
   /** Where operator-facing lines (faults, warnings) go. */
@@ -38,6 +44,8 @@ export interface Platform {
   config: Config;
   limiter: RateLimiter;
   cursors: Cursors;
+  /** Where uploaded files' bytes are kept: beside the data file. */
+  files: FileStorage;
 }
 
 /** What a verb runs with: the caller's workspace (its store, its record), the clock, the caller. */

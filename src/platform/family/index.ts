@@ -1,4 +1,5 @@
 import type { OpenAPIHono, z } from '@hono/zod-openapi';
+import type { Hono } from 'hono';
 import type { Position, TxScope, WorkspaceCollections } from '../../store';
 import type { Name, RecordOf } from '../../store/collections';
 import type { AppEnv, Config, Platform, ServiceContext } from '../context';
@@ -171,6 +172,12 @@ export interface Family {
   due?: readonly DueWork[];
   /** Its app-side actions (DESIGN.md, control API), mounted on /__admin. */
   admin?(rt: Platform): OpenAPIHono<AppEnv>;
+  /**
+   * Its pages and links on the web app's origin (`{app_url}`, the server root, outside /v1 and
+   * /__admin): what a record's `download_url` and the like open. No API key: each route decides
+   * who may see what (a signed link, say).
+   */
+  web?(rt: Platform): Hono<AppEnv>;
   /** How it seeds a workspace; loaded only when one is made (faker stays out of a start). */
   seed?(): Promise<SeedStep>;
 }

@@ -3,7 +3,9 @@ import type { Context, MiddlewareHandler, Next } from 'hono';
 import type { Rec } from '../../store';
 import type { AppEnv, Platform } from '../context';
 import { ApiError } from '../errors';
+import { isMultipart } from '../http/body-limit';
 import { sha256Hex } from '../ids';
+import { drain, fingerprinting } from './multipart';
 
 export type IdempotencyRecord = Rec & {
   credential_id: string;
@@ -64,44 +66,98 @@ export class Idempotency {
     const id = sha256Hex(`${credential.id}\u0000${key}`);
     const url = new URL(c.req.url);
     const head = `${c.req.method} ${url.pathname}?${sortedQuery(url)}\n`;
-    const body = new Uint8Array(await c.req.arrayBuffer());
-    const raw = createHash('sha256').update(head).update(body).digest('hex');
-    const json = canonicalJson(body, c.req.header('Content-Type'));
+    const type = c.req.header('Content-Type');
+    const body = c.req.raw.body;
+    if (body !== null && isMultipart(type)) {
+      return this.#keyedStream(c, next, { id, credentialId: credential.id, head, body, type });
+    }
+    const bytes = new Uint8Array(await c.req.arrayBuffer());
+    const raw = createHash('sha256').update(head).update(bytes).digest('hex');
+    const json = canonicalJson(bytes, type);
     const fingerprint =
       json === undefined ? raw : createHash('sha256').update(`${head}json:${json}`).digest('hex');
 
+    this.#refuseRunning(id);
+    const earlier = this.#live(id);
+    if (earlier) {
+      // A key stored before JSON bodies were compared by content holds the raw fingerprint.
+      this.#refuseOther(earlier, [fingerprint, raw]);
+      return replay(c, earlier);
+    }
+    return this.#run(c, next, id, credential.id, async () => fingerprint);
+  }
+
+  /**
+   * A keyed upload (multipart): its body is fingerprinted as it streams to the route, never held
+   * in memory. A replay or a refusal reads it through to its end first; a first run whose answer
+   * came before its body was read to the end is not remembered: there is no fingerprint of the
+   * whole request to hold it to, and a retry runs again.
+   */
+  async #keyedStream(
+    c: Context<AppEnv>,
+    next: Next,
+    sent: {
+      id: string;
+      credentialId: string;
+      head: string;
+      body: ReadableStream<Uint8Array>;
+      type: string | undefined;
+    },
+  ): Promise<Response | undefined> {
+    this.#refuseRunning(sent.id);
+    const earlier = this.#live(sent.id);
+    const print = await fingerprinting(sent.head, sent.body, sent.type ?? '');
+    if (earlier) {
+      await drain(print.body);
+      const prints = await print.done();
+      this.#refuseOther(earlier, prints ? [prints.content, prints.raw] : []);
+      return replay(c, earlier);
+    }
+    c.req.raw = new Request(c.req.raw, { body: print.body, duplex: 'half' } as RequestInit);
+    return this.#run(c, next, sent.id, sent.credentialId, async () => {
+      const prints = await print.done();
+      return prints && (prints.content ?? prints.raw);
+    });
+  }
+
+  #refuseRunning(id: string): void {
     if (this.#running.has(id)) {
       throw new ApiError(
         'conflict',
         'the first request with this Idempotency-Key is still running',
       );
     }
-    const earlier = this.#live(id);
-    if (earlier) {
-      // A key stored before JSON bodies were compared by content holds the raw fingerprint.
-      if (earlier.fingerprint !== fingerprint && earlier.fingerprint !== raw) {
-        throw new ApiError(
-          'conflict',
-          'this Idempotency-Key was already used for a different request',
-          'Idempotency-Key',
-        );
-      }
-      return c.body(replayBody(earlier, c.get('requestId')), earlier.status as 200, {
-        'Content-Type': 'application/json',
-        'Idempotent-Replayed': 'true',
-      });
-    }
+  }
 
+  #refuseOther(earlier: IdempotencyRecord, prints: (string | undefined)[]): void {
+    if (!prints.includes(earlier.fingerprint)) {
+      throw new ApiError(
+        'conflict',
+        'this Idempotency-Key was already used for a different request',
+        'Idempotency-Key',
+      );
+    }
+  }
+
+  /** The first request with a key: run, and its answer remembered with its fingerprint. */
+  async #run(
+    c: Context<AppEnv>,
+    next: Next,
+    id: string,
+    credentialId: string,
+    fingerprintOf: () => Promise<string | undefined>,
+  ): Promise<undefined> {
     // The key stays running until its answer is remembered: a duplicate arriving while the
     // answer is read back would otherwise find neither and run the write a second time.
     this.#running.add(id);
     try {
       await next();
-      if (c.res.status < 500 && c.res.status !== 429) {
+      const fingerprint = await fingerprintOf();
+      if (fingerprint !== undefined && remembered(c.res.status)) {
         const answer = await c.res.clone().text();
         this.#remember({
           id,
-          credential_id: credential.id,
+          credential_id: credentialId,
           fingerprint,
           status: c.res.status,
           body: answer,
@@ -111,6 +167,7 @@ export class Idempotency {
     } finally {
       this.#running.delete(id);
     }
+    return undefined;
   }
 
   #live(id: string): IdempotencyRecord | undefined {
@@ -147,6 +204,18 @@ export class Idempotency {
     this.#schedulePurge();
   }
 }
+
+/**
+ * Which answers a key keeps: not 5xx or 429 (a retry should run again), nor a 413, whose body is
+ * refused part-way, so there is no whole request to hold the key to (decisions.md, Idempotency).
+ */
+const remembered = (status: number): boolean => status < 500 && status !== 429 && status !== 413;
+
+const replay = (c: Context<AppEnv>, earlier: IdempotencyRecord): Response =>
+  c.body(replayBody(earlier, c.get('requestId')), earlier.status as 200, {
+    'Content-Type': 'application/json',
+    'Idempotent-Replayed': 'true',
+  });
 
 // spec, Errors: an error's request_id equals the X-Request-Id header. A replay is a request of
 // its own with its own id, so a replayed error names it; the rest of the body is the first one.

@@ -2,8 +2,10 @@ import { z } from '@hono/zod-openapi';
 import type { Family } from '../../platform/family';
 import { pagingQuery } from '../../platform/paging';
 import { scanOnJob } from '../common/on-job';
+import { downloadRoutes } from './download';
 import { fileEvents } from './events';
 import { fileRecords } from './present';
+import { fileRoutes } from './routes';
 import { FILE_CATEGORIES, FileListSchema } from './schema';
 
 // spec, Jobs: /jobs/{id}/files also narrows by category; /photos is files of category photo.
@@ -11,6 +13,7 @@ const FileQuery = pagingQuery.extend({ category: z.enum(FILE_CATEGORIES).optiona
 
 export const files: Family = {
   name: 'files',
+  routes: fileRoutes,
   records: fileRecords,
   events: fileEvents,
   onJob: {
@@ -40,4 +43,6 @@ export const files: Family = {
       },
     ],
   },
+  web: downloadRoutes,
+  seed: () => import('./seed').then((m) => m.fileSeed),
 };

@@ -1,6 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { listOf, nullableTimestamp, timestamp } from '../../platform/openapi/schemas';
+import { pagingQuery } from '../../platform/paging';
 import type { Rec } from '../../store';
+import { stringList, text, uuidInput } from '../common/fields';
 
 export const FILE_CATEGORIES = [
   'photo',
@@ -37,8 +39,17 @@ export const FileSchema = z
   })
   .openapi('File');
 
+/** A file as stored: what GET shows but its links and its uploader's name, and where its bytes are. */
 export type FileRecord = Rec &
-  Omit<z.infer<typeof FileSchema>, 'url' | 'id' | 'download_url' | 'uploaded_by_name'>;
+  Omit<z.infer<typeof FileSchema>, 'url' | 'id' | 'download_url' | 'uploaded_by_name'> & {
+    /**
+     * Signs the file's download links (decisions.md, Files): a key of its own, kept with it, so a
+     * link outlives a restart and works for no other file. A record without one has no bytes.
+     */
+    link_key?: string;
+    /** `disk`: uploaded, kept beside the data file; `generated`: a seeded photo, made from the record. */
+    bytes?: 'disk' | 'generated';
+  };
 
 declare module '../../store/collections' {
   interface WorkspaceCollections {
@@ -47,3 +58,55 @@ declare module '../../store/collections' {
 }
 
 export const FileListSchema = listOf(FileSchema, 'FileList');
+
+const category = z.enum(FILE_CATEGORIES);
+
+/** decisions.md, Files: what GET /files narrows by, beside the paging and time filters. */
+export const FileListQuery = pagingQuery.extend({
+  job_id: uuidInput().optional(),
+  category: category.optional(),
+});
+
+// decisions.md, Files: what an upload says of the file, in either form. Each field may be left
+// out; `null` is as if it were.
+const described = {
+  job_id: uuidInput()
+    .nullable()
+    .optional()
+    .openapi({ description: 'The job it belongs to; a file on no job when left out' }),
+  category: category.nullable().optional().openapi({
+    description: 'Default photo for an image or a video, else document',
+  }),
+  description: text(1000).nullable().optional().openapi({ description: 'A caption' }),
+  tags: stringList().nullable().optional(),
+  name: text(255)
+    .min(1)
+    .nullable()
+    .optional()
+    .openapi({ description: "Default: the part's filename, or the URL's last path segment" }),
+};
+
+export const FileUploadFieldsSchema = z.object(described);
+export type FileUploadFields = z.output<typeof FileUploadFieldsSchema>;
+
+/** The multipart form, for the document: busboy reads it, not this schema. */
+export const FileUploadFormSchema = z
+  .object({
+    file: z.string().openapi({ format: 'binary', description: 'The bytes; at most 25 MB' }),
+    ...described,
+    tags: z.array(z.string()).optional().openapi({
+      description: 'Repeat the field for each tag, or send one comma-separated value',
+    }),
+  })
+  .openapi('FileUploadForm');
+
+export const FileUploadUrlSchema = z
+  .object({
+    url: z.string().openapi({
+      format: 'uri',
+      description:
+        'An https URL svc fetches the file from; it must be publicly reachable (at most 25 MB)',
+    }),
+    ...described,
+  })
+  .openapi('FileUploadFromUrl');

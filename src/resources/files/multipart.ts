@@ -1,0 +1,156 @@
+import { Readable, type Readable as ReadableStreamNode } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import type busboy from 'busboy';
+import { ApiError } from '../../platform/errors';
+import { MAX_FILE_BYTES, tooLarge } from '../../platform/http/body-limit';
+import type { FileStorage, Incoming } from './storage';
+
+// decisions.md, Files: `POST /files` as multipart/form-data, read by busboy as it streams: the
+// `file` part goes straight to a temp file on disk, counted against the 25 MB cap, and the text
+// fields (`job_id`, `category`, `description`, `tags`, `name`) are gathered beside it, in any
+// order. Whatever goes wrong (a file over the cap, a malformed body, a client that goes away),
+// the temp file is removed before the answer is made: nothing of a refused upload is kept.
+
+/** A file part, written to disk and fsynced. */
+export interface ReceivedFile {
+  incoming: Incoming;
+  size: number;
+  /** As the part named it; undefined when it named none. */
+  filename: string | undefined;
+  /** The part's declared Content-Type. */
+  declaredType: string | undefined;
+}
+
+export interface FormUpload {
+  /** Each text field's values, in the order sent (a field may repeat: `tags`). */
+  fields: Map<string, string[]>;
+  file: ReceivedFile | undefined;
+}
+
+const LIMITS = {
+  // busboy calls a file that reaches its limit truncated: one byte more is the first refused.
+  fileSize: MAX_FILE_BYTES + 1,
+  files: 4,
+  fields: 100,
+  parts: 110,
+  fieldSize: 64 * 1024,
+} satisfies busboy.Limits;
+
+const malformed = (why: string) =>
+  new ApiError('invalid_request', `the multipart body is malformed: ${why}`);
+
+/** Reads a multipart body to its end; rejects (having removed its temp file) on any failure. */
+export async function receiveMultipart(
+  body: ReadableStream<Uint8Array>,
+  contentType: string,
+  storage: FileStorage,
+): Promise<FormUpload> {
+  const { default: Busboy } = await import('busboy');
+  let parser: busboy.Busboy;
+  try {
+    parser = Busboy({
+      headers: { 'content-type': contentType },
+      defParamCharset: 'utf8',
+      limits: LIMITS,
+    });
+  } catch (err) {
+    throw new ApiError(
+      'invalid_request',
+      `Content-Type: ${(err as Error).message.toLowerCase()}`,
+      'Content-Type',
+    );
+  }
+  const source = Readable.fromWeb(body as WebReadableStream<Uint8Array>);
+  return new Promise<FormUpload>((resolve, reject) => {
+    const fields = new Map<string, string[]>();
+    let writing: Promise<ReceivedFile> | undefined;
+    let failed = false;
+    const fail = (err: unknown) => {
+      if (failed) {
+        return;
+      }
+      failed = true;
+      source.unpipe(parser);
+      source.destroy();
+      parser.destroy();
+      // The temp file goes before the answer does.
+      const written = writing ?? Promise.resolve(undefined);
+      void written
+        .then(
+          (file) => file?.incoming.discard(),
+          () => undefined,
+        )
+        .finally(() => reject(err));
+    };
+
+    parser.on('field', (name, value, info) => {
+      if (info.nameTruncated || info.valueTruncated) {
+        fail(new ApiError('invalid_request', `${name} is too long`, name));
+        return;
+      }
+      fields.set(name, [...(fields.get(name) ?? []), value]);
+    });
+    parser.on('file', (name, stream, info) => {
+      // A part cut short errs when the form does, which `fail` answers; the pipeline below
+      // takes this stream's errors over once the temp file is open.
+      stream.on('error', () => undefined);
+      if (name !== 'file' || writing !== undefined) {
+        stream.resume();
+        fail(
+          new ApiError(
+            'invalid_request',
+            'send one file, in the part named file; other fields are text',
+            name,
+          ),
+        );
+        return;
+      }
+      // busboy is still inside its own write when it says so: stop once it is out of it.
+      stream.once('limit', () => setImmediate(() => fail(tooLarge('the file'))));
+      writing = writeFile(stream, info, storage);
+      writing.catch(fail);
+    });
+    parser.on('filesLimit', () => fail(malformed('too many file parts')));
+    parser.on('fieldsLimit', () => fail(malformed('too many fields')));
+    parser.on('partsLimit', () => fail(malformed('too many parts')));
+    parser.on('error', (err: Error) => fail(malformed(err.message.toLowerCase())));
+    parser.on('close', () => {
+      if (failed) {
+        return;
+      }
+      (writing ?? Promise.resolve(undefined)).then(
+        (file) => (failed ? file?.incoming.discard() : resolve({ fields, file })),
+        fail,
+      );
+    });
+    source.on('error', (err) =>
+      fail(err instanceof ApiError ? err : malformed('the body ended before its last part')),
+    );
+    source.pipe(parser);
+  });
+}
+
+async function writeFile(
+  stream: ReadableStreamNode & { truncated?: boolean },
+  info: busboy.FileInfo,
+  storage: FileStorage,
+): Promise<ReceivedFile> {
+  const incoming = await storage.incoming();
+  try {
+    const out = incoming.writable();
+    await pipeline(stream, out);
+    if (stream.truncated || out.bytesWritten > MAX_FILE_BYTES) {
+      throw tooLarge('the file');
+    }
+    return {
+      incoming,
+      size: out.bytesWritten,
+      filename: info.filename,
+      declaredType: info.mimeType,
+    };
+  } catch (err) {
+    await incoming.discard();
+    throw err;
+  }
+}
