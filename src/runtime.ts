@@ -4,12 +4,12 @@ import { TIMEOUT_MS } from './deliveries/policy';
 import { DeliveryWorker } from './deliveries/worker';
 import { Clock, Scheduler } from './platform/clock';
 import type { Config, Platform } from './platform/context';
+import { FileStorage, filesDirOf } from './platform/files/storage';
 import { Idempotency } from './platform/idempotency';
 import { Cursors } from './platform/paging';
 import { RateLimiter } from './platform/rate-limit';
 import { RequestLog } from './platform/request-log';
 import { watchDueWork } from './resources/due';
-import { FileStorage, filesDirOf } from './resources/files/storage';
 import { watchDeletions } from './resources/recoverable';
 import type { Rec, Store } from './store';
 

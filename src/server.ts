@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createApp } from './app';
 import type { Config } from './platform/context';
+import { filesDirOf } from './platform/files/storage';
 import { answerUnparsable } from './platform/http/unparsable';
 import { requestLogFiles } from './platform/request-log';
 import { createRuntime, type Runtime } from './runtime';
@@ -53,7 +54,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   }
   const firstSeq = store.seq;
   const [requestLogFile] = requestLogFiles(opts.data);
-  const rt = createRuntime(store, opts.config, requestLogFile);
+  const rt = createRuntime(store, opts.config, requestLogFile, filesDirOf(opts.data));
   const app = createApp(rt);
   const server = bound.serve(app.fetch);
   const { port } = server.address() as AddressInfo;

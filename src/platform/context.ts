@@ -1,10 +1,10 @@
-import type { FileStorage } from '../resources/files/storage';
 import type { Store, WorkspaceCollections, WorkspaceStore } from '../store';
 import type { Name } from '../store/collections';
 import { appCredential, type Credential } from './auth/credentials';
 import type { Workspace } from './auth/records';
 import type { Clock, Scheduler } from './clock';
 import { ApiError } from './errors';
+import type { FileStorage } from './files/storage';
 import type { CorsOrigins } from './http/cors';
 import type { Cursors } from './paging/cursors';
 import type { RateLimiter } from './rate-limit/limiter';

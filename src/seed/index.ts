@@ -2,6 +2,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { mintApiKey } from '../platform/auth';
 import type { Profile } from '../platform/family';
+import { filesDirOf } from '../platform/files/storage';
 import { requestLogFiles } from '../platform/request-log';
 import type { StoreMeta } from '../runtime';
 import { Store, storeFiles, type Tx, type WorkspaceCollections } from '../store';
@@ -84,6 +85,8 @@ export async function seedDataFile(
   for (const file of [...storeFiles(path), ...requestLogFiles(path)]) {
     await rm(file, { force: true });
   }
+  // The uploads of the workspaces the file held go with them.
+  await rm(filesDirOf(path), { recursive: true, force: true });
   const gen = await generate({ ...opts, anchorMs: SEED_ANCHOR_MS });
   const { store } = await Store.open(path);
   try {

@@ -9,7 +9,8 @@ const meaning: Record<ErrorCode, string> = {
   unauthorized: 'The credential is missing, wrong or revoked.',
   plan_required:
     'The workspace has no active subscription; the API is included on every paid plan.',
-  forbidden: 'A read-only credential attempted a change.',
+  forbidden:
+    'A read-only credential attempted a change; or a file download link that expired or was not made by svc.',
   not_found: 'No such record in this workspace (or no such route).',
   method_not_allowed:
     'The path exists, but not with this verb; the Allow header lists the verbs it takes.',

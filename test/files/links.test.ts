@@ -2,9 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import { filesDirOf } from '../../src/platform/files/storage';
 import { requestLogFiles } from '../../src/platform/request-log';
 import { LINK_WINDOW_MS } from '../../src/resources/files/links';
-import { filesDirOf } from '../../src/resources/files/storage';
 import { Store } from '../../src/store';
 import { harness } from '../support/harness';
 import {

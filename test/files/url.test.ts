@@ -1,8 +1,8 @@
 import { lookup } from 'node:dns/promises';
 import { hostname } from 'node:os';
 import { afterEach, describe, expect, test } from 'vitest';
+import { FileStorage } from '../../src/platform/files/storage';
 import { fetchUrl } from '../../src/resources/files/fetch-url';
-import { FileStorage } from '../../src/resources/files/storage';
 import type { TestWorkspace } from '../support/harness';
 import { type Origin, serve, startOrigin } from './origin';
 import {

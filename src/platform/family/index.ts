@@ -43,7 +43,7 @@ export interface EventCatalogue {
 }
 
 /** What a family's routes are built with. */
-export interface RouteDeps {
+export interface RouteDeps extends Pick<Platform, 'files' | 'limiter'> {
   config: Config;
   cursors: Cursors;
   events: EventCatalogue;

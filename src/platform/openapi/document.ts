@@ -68,7 +68,16 @@ const TAGS = [
   { name: 'Contacts', description: 'Homeowners, adjusters and the other people of the work' },
   { name: 'Tasks and appointments', description: 'Tasks; an appointment is a task with a type' },
   { name: 'Estimates', description: 'Estimates and their templates' },
+  { name: 'Invoices', description: 'Invoices for a job or a contact' },
+  { name: 'Payments', description: 'Payments and refunds on a job and its invoices' },
   { name: 'Notes', description: 'Notes on a job' },
+  { name: 'Files', description: 'Files and photos: uploads and signed download links' },
+  { name: 'Pins', description: 'Door knocks (canvassing pins)' },
+  {
+    name: 'Storm lists',
+    description: 'Storm lists built in the app, and their properties (read only)',
+  },
+  { name: 'Hail', description: 'Hail and damaging-wind history at a US address or point' },
   { name: 'Webhooks', description: 'Subscriptions, samples, and the deliveries svc sends' },
 ];
 

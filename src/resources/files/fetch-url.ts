@@ -6,9 +6,9 @@ import { isIP, type LookupFunction } from 'node:net';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ApiError } from '../../platform/errors';
+import type { FileStorage, Incoming } from '../../platform/files/storage';
 import { MAX_FILE_BYTES, tooLarge } from '../../platform/http/body-limit';
 import { checkReachable, isLocalAddress, parseTarget } from '../webhooks/targets';
-import type { FileStorage, Incoming } from './storage';
 
 // decisions.md, Files: `POST /files` with `{url}` has svc fetch the file itself, under the rules
 // of a webhook target (spec, POST /webhooks): https only, and no host that is or resolves to a

@@ -3,8 +3,8 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type busboy from 'busboy';
 import { ApiError } from '../../platform/errors';
+import type { FileStorage, Incoming } from '../../platform/files/storage';
 import { MAX_FILE_BYTES, tooLarge } from '../../platform/http/body-limit';
-import type { FileStorage, Incoming } from './storage';
 
 // decisions.md, Files: `POST /files` as multipart/form-data, read by busboy as it streams: the
 // `file` part goes straight to a temp file on disk, counted against the 25 MB cap, and the text

@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { requireWrite } from '../../platform/auth';
-import type { AppEnv, Platform } from '../../platform/context';
+import type { AppEnv } from '../../platform/context';
 import { ApiError } from '../../platform/errors';
 import type { RouteDeps } from '../../platform/family';
 import { jsonResponse } from '../../platform/openapi/responses';
@@ -67,17 +67,8 @@ const upload = createRoute({
   responses: { 201: jsonResponse(FileSchema, 'The file'), ...changeErrors() },
 });
 
-/** Where the platform keeps uploaded bytes: every runtime has it (src/runtime.ts). */
-function storageOf(deps: RouteDeps): Platform['files'] {
-  const files = (deps as RouteDeps & Partial<Pick<Platform, 'files'>>).files;
-  if (files === undefined) {
-    throw new Error('the runtime holds no file storage');
-  }
-  return files;
-}
-
 export function fileRoutes(deps: RouteDeps) {
-  const storage = storageOf(deps);
+  const storage = deps.files;
   const uploads: UploadDeps = {
     storage,
     allowLocal: deps.config.allowLocalTargets,

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { ServiceContext } from '../../platform/context';
 import { ApiError } from '../../platform/errors';
+import type { FileStorage, Incoming } from '../../platform/files/storage';
 import { newId } from '../../platform/ids';
 import { type ListQuery, timeFilter } from '../../platform/paging';
 import type { Position } from '../../store';
 import { findJob, jobIsLive, requireJob } from '../jobs/visibility';
 import type { Inspected } from './inspect';
 import type { FILE_CATEGORIES, FileRecord, FileUploadFields } from './schema';
-import type { FileStorage, Incoming } from './storage';
 
 /** An upload's bytes, received into a temp file, and what they were called and said to be. */
 export interface Bytes {

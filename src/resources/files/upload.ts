@@ -1,11 +1,11 @@
 import type { z } from '@hono/zod-openapi';
 import { ApiError } from '../../platform/errors';
+import type { FileStorage } from '../../platform/files/storage';
 import { isMultipart } from '../../platform/http/body-limit';
 import { issueToError } from '../../platform/openapi/validation';
 import { type Fetched, fetchUrl, type Resolve } from './fetch-url';
 import { type ReceivedFile, receiveMultipart } from './multipart';
 import { type FileUploadFields, FileUploadFieldsSchema, FileUploadUrlSchema } from './schema';
-import type { FileStorage } from './storage';
 
 // The two forms of POST /files (decisions.md, Files), read into one: what the upload says of the
 // file, and its bytes in a temp file. The route checks what it can before bytes are fetched.

@@ -1,8 +1,8 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv, Platform } from '../../platform/context';
+import type { AppEnv } from '../../platform/context';
 import type { RouteDeps } from '../../platform/family';
 import { jsonResponse } from '../../platform/openapi/responses';
-import { RateLimiter, subLimit } from '../../platform/rate-limit';
+import { subLimit } from '../../platform/rate-limit';
 import { centralDate } from '../common/central-time';
 import { geography } from '../common/geo';
 import { readErrors } from '../common/routing';
@@ -11,15 +11,6 @@ import { hailReport } from './service';
 
 /** spec, Limits: hail history lookups, 20 a minute per key, inside the general limit. */
 export const HAIL_LOOKUPS_A_MINUTE = 20;
-
-// RouteDeps does not name the limiter, though src/v1.ts hands every family the whole runtime,
-// limiter included; this finds it there, and fails at start rather than serve the route unlimited.
-function limiterOf(deps: RouteDeps): Pick<Platform, 'config' | 'limiter'> {
-  if ('limiter' in deps && deps.limiter instanceof RateLimiter) {
-    return { config: deps.config, limiter: deps.limiter };
-  }
-  throw new Error('the hail routes need the rate limiter among their deps');
-}
 
 export function hailRoutes(deps: RouteDeps) {
   const history = createRoute({
@@ -31,7 +22,7 @@ export function hailRoutes(deps: RouteDeps) {
       'Ruled by combining radar-estimated size, severe-hail probability and ground reports. United States only. 20 lookups a minute per key, inside the general limit (429 `rate_limited` beyond, with `Retry-After`).',
     tags: ['Hail'],
     // Before the query is read: every lookup counts, one refused as malformed (400) included.
-    middleware: [subLimit(limiterOf(deps), 'hail_history', HAIL_LOOKUPS_A_MINUTE)] as const,
+    middleware: [subLimit(deps, 'hail_history', HAIL_LOOKUPS_A_MINUTE)] as const,
     request: { query: HailQuery },
     responses: { 200: jsonResponse(HailReportSchema, 'The hail report'), ...readErrors() },
   });
