@@ -3,6 +3,7 @@
 // templates by name, the control API's homeowner actions and US Central calendar arithmetic done
 // here with Intl alone, apart from svc's own code.
 import { expect } from 'vitest';
+import { ok } from '../support/expect';
 import {
   type Harness,
   harness,
@@ -10,6 +11,8 @@ import {
   type Reply,
   type TestWorkspace,
 } from '../support/harness';
+
+export { ok };
 
 /** A uuid no workspace holds. */
 export const UNKNOWN = '7b0c5b2e-5d2a-4b43-9d59-6a1f0b7f5a11';
@@ -44,13 +47,6 @@ export async function setup(h: Harness = app()): Promise<Setup> {
   const ws = await h.workspace();
   const jobId = (await newJob(ws)).id;
   return { h, ws, jobId };
-}
-
-/** A request that must answer `status`; answers the body. */
-export async function ok(res: Promise<Reply>, status = 200): Promise<Json> {
-  const r = await res;
-  expect(r.status, r.text).toBe(status);
-  return r.body;
 }
 
 /** POST /jobs that must answer 201; answers the job. */

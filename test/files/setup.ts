@@ -3,9 +3,9 @@
 // writer with the EXIF a phone camera writes.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect } from 'vitest';
 import type { Config } from '../../src/platform/context';
 import { type ExifFields, writeJpeg } from '../../src/resources/files/jpeg';
+import { expectError, ok } from '../support/expect';
 import {
   type Harness,
   harness,
@@ -13,6 +13,8 @@ import {
   type Reply,
   type TestWorkspace,
 } from '../support/harness';
+
+export { expectError, ok };
 
 export const MB = 1024 * 1024;
 /** decisions.md, Files: 25 MB is 25 × 2^20 bytes. */
@@ -39,20 +41,6 @@ export async function fresh(
 ): Promise<{ h: Harness; ws: TestWorkspace }> {
   const h = app(config);
   return { h, ws: await h.workspace() };
-}
-
-/** A request that must answer `status`; answers the body. */
-export async function ok(res: Promise<Reply> | Reply, status = 200): Promise<Json> {
-  const r = await res;
-  expect(r.status, r.text).toBe(status);
-  return r.body;
-}
-
-/** The spec's error envelope with this status, code and (when given) field. */
-export function expectError(res: Reply, status: number, code: string, field?: string): void {
-  expect(res.status, res.text).toBe(status);
-  expect(res.body.error.code).toBe(code);
-  expect(res.body.error.field).toBe(field);
 }
 
 export const newJob = (ws: TestWorkspace, body: Record<string, unknown> = {}): Promise<Json> =>

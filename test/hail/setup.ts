@@ -1,13 +1,10 @@
 // Shared by the hail history tests: one app per test file (no rate limit unless a test makes its
 // own), a workspace of the test's own, the clock put on a known day, and the requests repeated.
 import { expect } from 'vitest';
-import {
-  type Harness,
-  harness,
-  type Json,
-  type Reply,
-  type TestWorkspace,
-} from '../support/harness';
+import { expectError } from '../support/expect';
+import { type Harness, harness, type Json, type TestWorkspace } from '../support/harness';
+
+export { expectError };
 
 /** The day the tests' clock stands on: noon in US Central time (18:00 UTC) of 15 June 2030. */
 export const TODAY = '2030-06-15';
@@ -48,15 +45,4 @@ export async function lookup(
   const res = await ws.api.get('/hail_history', { query });
   expect(res.status, res.text).toBe(200);
   return res.body;
-}
-
-/** The spec's error envelope with this status, code and (when given) field. */
-export function expectError(res: Reply, status: number, code: string, field?: string): void {
-  expect(res.status, res.text).toBe(status);
-  expect(res.body.error.code).toBe(code);
-  if (field === undefined) {
-    expect(res.body.error.field).toBeUndefined();
-  } else {
-    expect(res.body.error.field).toBe(field);
-  }
 }

@@ -2,14 +2,16 @@
 // the requests the tests repeat, and an independent reading of the money rules (decisions.md,
 // Money: integer cents, each figure rounded once, half away from zero; US Central calendar).
 import { expect } from 'vitest';
+import { expectError, ok } from '../support/expect';
 import {
   type Client,
   type Harness,
   harness,
   type Json,
-  type Reply,
   type TestWorkspace,
 } from '../support/harness';
+
+export { expectError, ok };
 
 /** A uuid no workspace holds. */
 export const UNKNOWN = '7b0c5b2e-5d2a-4b43-9d59-6a1f0b7f5a11';
@@ -28,24 +30,6 @@ export const app = (): Harness => {
 /** A new empty workspace on the file's app (the empty profile seeds no records). */
 export async function fresh(h: Harness = app()): Promise<{ h: Harness; ws: TestWorkspace }> {
   return { h, ws: await h.workspace() };
-}
-
-/** A request that must answer `status`; answers the body. */
-export async function ok(res: Promise<Reply> | Reply, status = 200): Promise<Json> {
-  const r = await res;
-  expect(r.status, r.text).toBe(status);
-  return r.body;
-}
-
-/** The spec's error envelope with this status, code and (when given) field. */
-export function expectError(res: Reply, status: number, code: string, field?: string): void {
-  expect(res.status, res.text).toBe(status);
-  expect(res.body.error.code).toBe(code);
-  if (field === undefined) {
-    expect(res.body.error.field).toBeUndefined();
-  } else {
-    expect(res.body.error.field).toBe(field);
-  }
 }
 
 export const newJob = (ws: TestWorkspace, body: Record<string, unknown> = {}): Promise<Json> =>

@@ -1,16 +1,14 @@
-// Shared by the pin tests: one app per test file, a workspace of the test's own, the requests the
-// tests repeat, and an independent reading of where a place is (the zipcodes table itself and a
-// great-circle distance of our own, not svc's geo.ts).
-import { expect } from 'vitest';
 import zipcodes from 'zipcodes';
+import { expectError, ok } from '../support/expect';
 import {
   type Client,
   type Harness,
   harness,
   type Json,
-  type Reply,
   type TestWorkspace,
 } from '../support/harness';
+
+export { expectError, ok };
 
 /** A uuid no workspace holds. */
 export const UNKNOWN = '7b0c5b2e-5d2a-4b43-9d59-6a1f0b7f5a11';
@@ -44,24 +42,6 @@ export async function fresh(
 ): Promise<{ h: Harness; ws: TestWorkspace }> {
   const h = app();
   return { h, ws: await h.workspace({ profile }) };
-}
-
-/** A request that must answer `status`; answers the body. */
-export async function ok(res: Promise<Reply> | Reply, status = 200): Promise<Json> {
-  const r = await res;
-  expect(r.status, r.text).toBe(status);
-  return r.body;
-}
-
-/** The spec's error envelope with this status, code and (when given) field. */
-export function expectError(res: Reply, status: number, code: string, field?: string): void {
-  expect(res.status, res.text).toBe(status);
-  expect(res.body.error.code).toBe(code);
-  if (field === undefined) {
-    expect(res.body.error.field).toBeUndefined();
-  } else {
-    expect(res.body.error.field).toBe(field);
-  }
 }
 
 /** A knock at a Dallas address (ZIP 75201) unless the body says otherwise. */

@@ -1,19 +1,10 @@
-// Shared by the storm-list tests: one app per test file, a workspace of the test's own, storm
-// lists built through the control API and finished on the clock, and a storm day to build them
-// over, found in the same hail model GET /hail_history reads.
-import { expect } from 'vitest';
 import { geography } from '../../src/resources/common/geo';
 import { historyAt, swathsNear } from '../../src/resources/hail/model';
 import { BUILD_SECONDS } from '../../src/resources/storm-lists/service';
-import {
-  type Harness,
-  harness,
-  type Json,
-  type Reply,
-  type TestWorkspace,
-} from '../support/harness';
+import { expectError, ok } from '../support/expect';
+import { type Harness, harness, type Json, type TestWorkspace } from '../support/harness';
 
-export { BUILD_SECONDS };
+export { BUILD_SECONDS, expectError, ok };
 
 /** A uuid no workspace holds. */
 export const UNKNOWN = '7b0c5b2e-5d2a-4b43-9d59-6a1f0b7f5a11';
@@ -30,18 +21,6 @@ export const app = (): Harness => {
 
 export async function fresh(h: Harness = app()): Promise<{ h: Harness; ws: TestWorkspace }> {
   return { h, ws: await h.workspace() };
-}
-
-export async function ok(res: Promise<Reply> | Reply, status = 200): Promise<Json> {
-  const r = await res;
-  expect(r.status, r.text).toBe(status);
-  return r.body;
-}
-
-export function expectError(res: Reply, status: number, code: string, field?: string): void {
-  expect(res.status, res.text).toBe(status);
-  expect(res.body.error.code).toBe(code);
-  expect(res.body.error.field).toBe(field);
 }
 
 const DAY_MS = 86_400_000;

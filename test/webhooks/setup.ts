@@ -4,6 +4,7 @@
 import { afterEach, expect } from 'vitest';
 import type { Config } from '../../src/platform/context';
 import { Contract } from '../support/contract';
+import { ok } from '../support/expect';
 import {
   type Client,
   type Harness,
@@ -13,6 +14,8 @@ import {
   type TestWorkspace,
 } from '../support/harness';
 import { type Received, Receiver } from '../support/receiver';
+
+export { ok };
 
 /** The seed profiles POST /__admin/workspaces knows. */
 export type Profile = 'empty' | 'small' | 'demo';
@@ -202,12 +205,6 @@ export async function jobCreatedHook(answer: Answerer = () => 200) {
 /** The X-Service-Signature header of a received delivery, as text. */
 export const signatureOf = (got: Received | undefined): string =>
   String(got?.headers['x-service-signature']);
-
-export async function ok(res: Promise<Reply>, status = 200): Promise<Json> {
-  const r = await res;
-  expect(r.status, r.text).toBe(status);
-  return r.body;
-}
 
 /** POST /webhooks that must answer 201; answers the subscription (or the list `events` makes). */
 export const createWebhook = (client: Client, body: Record<string, unknown>): Promise<Json> =>
