@@ -3,7 +3,7 @@
 // same stored records, on one data file, in one run, rounds alternating. Shared by the resource
 // benchmarks (jobs, invoices).
 import { spawnSync } from 'node:child_process';
-import { copyFile } from 'node:fs/promises';
+import { copyFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { Store, type WorkspaceCollections } from '../src/store';
@@ -154,5 +154,52 @@ export async function readsOf(
   } finally {
     await svc.stop();
     await bare.stop();
+  }
+}
+
+/** What a write benchmark posts: its path, and the body of its n-th request. */
+export interface WriteCase {
+  path: string;
+  body: (n: number) => unknown;
+}
+
+/** One timed run of a durable write on a fresh copy of `file`, after a 1 s warm-up. */
+export async function writeRun(
+  dir: string,
+  file: string,
+  key: string,
+  c: WriteCase,
+): Promise<Figures> {
+  const copy = join(dir, 'run.json');
+  await copyFile(file, copy);
+  const svc = await start([
+    BIN,
+    'serve',
+    '--data',
+    copy,
+    '--port',
+    '0',
+    '--rate-limit',
+    '1000000000',
+  ]);
+  try {
+    let n = 0;
+    const requests: autocannon.Request[] = [
+      {
+        method: 'POST',
+        setupRequest: (req) => ({ ...req, path: c.path, body: JSON.stringify(c.body(n++)) }),
+      },
+    ];
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const warm = await load(svc.url, { requests, headers, duration: 1 });
+    if (failed(warm)) {
+      console.log(`  warm-up: ${warm.errors} errors, ${warm.non2xx} non-2xx answers`);
+    }
+    return await load(svc.url, { requests, headers });
+  } finally {
+    await svc.stop();
+    for (const side of ['', '.journal', '.requests.jsonl']) {
+      await rm(`${copy}${side}`, { force: true });
+    }
   }
 }

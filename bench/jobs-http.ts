@@ -10,23 +10,22 @@
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type autocannon from 'autocannon';
 import { Store } from '../src/store';
 import {
   CONNECTIONS,
   type Figures,
-  failed,
   fmt,
-  load,
   median,
   ROUNDS,
   readsOf,
   SECONDS,
   seedLarge,
   verdict,
+  type WriteCase,
+  writeRun,
 } from './http-reads';
 import { resizeJobs } from './job-records';
-import { BIN, ensureBuilt, start } from './server-process';
+import { ensureBuilt } from './server-process';
 
 const WRITE_JOBS = (process.env.BENCH_WRITE_JOBS ?? '1000,50000').split(',').map(Number) as [
   number,
@@ -43,51 +42,17 @@ async function fileWith(dir: string, seeded: string, workspaceId: string, total:
   return file;
 }
 
-/** One timed run of durable POST /v1/jobs on a fresh copy of `file`, after a warm-up. */
-async function writeRun(dir: string, file: string, key: string): Promise<Figures> {
-  const copy = join(dir, 'run.json');
-  await copyFile(file, copy);
-  const svc = await start([
-    BIN,
-    'serve',
-    '--data',
-    copy,
-    '--port',
-    '0',
-    '--rate-limit',
-    '1000000000',
-  ]);
-  try {
-    let n = 0;
-    const requests: autocannon.Request[] = [
-      {
-        method: 'POST',
-        setupRequest: (req) => ({
-          ...req,
-          path: '/v1/jobs',
-          body: JSON.stringify({
-            name: `Bench roof ${n}`,
-            address: `${n++} Bench Street`,
-            state: 'Texas',
-            zip: '75201',
-            tags: 'hail,bench',
-          }),
-        }),
-      },
-    ];
-    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-    const warm = await load(svc.url, { requests, headers, duration: 1 });
-    if (failed(warm)) {
-      console.log(`  warm-up: ${warm.errors} errors, ${warm.non2xx} non-2xx answers`);
-    }
-    return await load(svc.url, { requests, headers });
-  } finally {
-    await svc.stop();
-    await rm(copy, { force: true });
-    await rm(`${copy}.journal`, { force: true });
-    await rm(`${copy}.requests.jsonl`, { force: true });
-  }
-}
+/** Durable POST /v1/jobs: a new job each request. */
+const JOB_WRITE: WriteCase = {
+  path: '/v1/jobs',
+  body: (n) => ({
+    name: `Bench roof ${n}`,
+    address: `${n} Bench Street`,
+    state: 'Texas',
+    zip: '75201',
+    tags: 'hail,bench',
+  }),
+};
 
 async function writes(dir: string, seeded: string, workspaceId: string, key: string) {
   console.log(
@@ -99,7 +64,7 @@ async function writes(dir: string, seeded: string, workspaceId: string, key: str
   }
   for (let round = 0; round < ROUNDS; round++) {
     for (const size of sizes) {
-      size.runs.push(await writeRun(dir, size.file, key));
+      size.runs.push(await writeRun(dir, size.file, key, JOB_WRITE));
     }
   }
   for (const { total, runs } of sizes) {

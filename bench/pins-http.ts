@@ -6,24 +6,23 @@
 // adds to a knock. Each run on a fresh copy, after a 1 s warm-up (which also loads the ZIP table),
 // rounds alternating. A figure with any failed request is a FAIL, counts shown.
 // Run: npm run bench:pins (after `npm run build`). Smoke: BENCH_SECONDS=1 npm run bench:pins.
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type autocannon from 'autocannon';
 import {
   CONNECTIONS,
   type Figures,
-  failed,
   fmt,
-  load,
   median,
   ROUNDS,
   readsOf,
   SECONDS,
   seedLarge,
   verdict,
+  type WriteCase,
+  writeRun,
 } from './http-reads';
-import { BIN, ensureBuilt, start } from './server-process';
+import { ensureBuilt } from './server-process';
 
 /** ZIPs the knocks are spread over, and a point near each (Dallas, Denver, Austin, Atlanta). */
 const ZIPS = ['75201', '80202', '73301', '30303'];
@@ -34,13 +33,12 @@ const NEAR: [number, number][] = [
   [33.7525, -84.3888],
 ];
 
-interface WriteCase {
+/** A write of the comparison, by its name. */
+interface NamedWrite extends WriteCase {
   name: string;
-  path: string;
-  body: (n: number) => object;
 }
 
-const CASES: WriteCase[] = [
+const CASES: NamedWrite[] = [
   {
     name: 'POST /v1/contacts (places nothing)',
     path: '/v1/contacts',
@@ -66,41 +64,6 @@ const CASES: WriteCase[] = [
   },
 ];
 
-async function writeRun(dir: string, file: string, key: string, c: WriteCase): Promise<Figures> {
-  const copy = join(dir, 'run.json');
-  await copyFile(file, copy);
-  const svc = await start([
-    BIN,
-    'serve',
-    '--data',
-    copy,
-    '--port',
-    '0',
-    '--rate-limit',
-    '1000000000',
-  ]);
-  try {
-    let n = 0;
-    const requests: autocannon.Request[] = [
-      {
-        method: 'POST',
-        setupRequest: (req) => ({ ...req, path: c.path, body: JSON.stringify(c.body(n++)) }),
-      },
-    ];
-    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-    const warm = await load(svc.url, { requests, headers, duration: 1 });
-    if (failed(warm)) {
-      console.log(`  warm-up: ${warm.errors} errors, ${warm.non2xx} non-2xx answers`);
-    }
-    return await load(svc.url, { requests, headers });
-  } finally {
-    await svc.stop();
-    for (const side of ['', '.journal', '.requests.jsonl']) {
-      await rm(`${copy}${side}`, { force: true });
-    }
-  }
-}
-
 async function writes(dir: string, seeded: string, key: string): Promise<void> {
   console.log(
     `\nwrites over HTTP: durable, ${CONNECTIONS} connections, ${SECONDS} s a run after a 1 s warm-up, ${ROUNDS} rounds alternating, each on a fresh copy`,
@@ -110,7 +73,7 @@ async function writes(dir: string, seeded: string, key: string): Promise<void> {
     // Every other round backwards: on a shared machine no case always runs first.
     const order = [...CASES.keys()];
     for (const i of round % 2 === 0 ? order : order.reverse()) {
-      runs[i]?.push(await writeRun(dir, seeded, key, CASES[i] as WriteCase));
+      runs[i]?.push(await writeRun(dir, seeded, key, CASES[i] as NamedWrite));
     }
   }
   const medians = runs.map(median);
