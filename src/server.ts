@@ -5,6 +5,7 @@ import { serve } from '@hono/node-server';
 import { createApp } from './app';
 import type { Config } from './platform/context';
 import { filesDirOf } from './platform/files/storage';
+import { continueUnlessTooLarge } from './platform/http/continue';
 import { answerUnparsable } from './platform/http/unparsable';
 import { requestLogFiles } from './platform/request-log';
 import { createRuntime, type Runtime } from './runtime';
@@ -67,6 +68,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   opts.config.appUrlFromRequest = wildcard;
   server.removeAllListeners('clientError'); // the adapter's, if any: ours answers with the envelope
   server.on('clientError', answerUnparsable(opts.config.publicUrl));
+  server.on('checkContinue', continueUnlessTooLarge(server));
   rt.scheduler.start();
   void rt.requestLog.load(); // in the background: the first request never waits for it
   const stopParsing = parseInBackground(rt.store, opts.config.log);

@@ -222,4 +222,47 @@ describe('the form', () => {
     expect(storedFor(h, ws)).toEqual([]);
     expect(incomingOf(h)).toEqual([]);
   });
+
+  test('the media type is case-insensitive: Multipart/Form-Data is an upload like any', async () => {
+    const { ws } = await fresh();
+    const { body, type } = await form({}, { bytes: photo(), filename: 'roof.jpg' });
+    for (const shout of [
+      type.replace('multipart/form-data', 'Multipart/Form-Data'),
+      type.toUpperCase().replace(/BOUNDARY=.*/, type.slice(type.indexOf('boundary='))),
+    ]) {
+      const res = await ws.api.raw('POST', '/files', { body, headers: { 'Content-Type': shout } });
+      expect(res.status, res.text).toBe(201);
+      expect(res.body).toMatchObject({ name: 'roof.jpg', mime_type: 'image/jpeg' });
+    }
+  });
+
+  test('a file part with no filename and no type (curl -F file=<notes.txt) is the file, named file', async () => {
+    const { ws } = await fresh();
+    const boundary = 'no-filename';
+    const body = new TextEncoder().encode(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"\r\n\r\nhello roof\r\n--${boundary}--\r\n`,
+    );
+    const res = await ws.api.raw('POST', '/files', {
+      body,
+      headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+    });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body).toMatchObject({ name: 'file', size_bytes: 10, mime_type: 'text/plain' });
+  });
+
+  test('a name sent keeps no control characters', async () => {
+    const { ws } = await fresh();
+    const made = await ok(
+      upload(ws, { name: 'evil\r\nX-Evil: 1\u0000.txt' }, { bytes: photo() }),
+      201,
+    );
+    expect(made.name).toBe('evilX-Evil: 1.txt');
+  });
+
+  test('a tags value that is JSON but no array of strings is 400 naming tags', async () => {
+    const { ws } = await fresh();
+    for (const tags of ['{"a":1}', '[1,2]']) {
+      expectError(await upload(ws, { tags }, { bytes: photo() }), 400, 'invalid_request', 'tags');
+    }
+  });
 });

@@ -4,6 +4,7 @@
 // is kept, neither a record nor bytes.
 import { createHash } from 'node:crypto';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { cleanup, http, type Server, startServe, tempDir } from '../support/spawn';
@@ -170,6 +171,18 @@ describe('a real server', () => {
     await nothingKept(up);
   });
 
+  test('Expect: 100-continue with a Content-Length over the cap: 413 and no 100, so no byte of the body is sent', async () => {
+    const up = await serve();
+    const first = await expectContinue(up, 30 * 1024 * 1024);
+    expect(first).toMatch(/^HTTP\/1\.1 413 /);
+  });
+
+  test('Expect: 100-continue with a Content-Length within the cap: a 100, then the upload goes on', async () => {
+    const up = await serve();
+    const first = await expectContinue(up, 1024);
+    expect(first).toMatch(/^HTTP\/1\.1 100 /);
+  });
+
   test('a client that keeps sending a body over the cap still reads the 413', async () => {
     const up = await serve();
     const res = await post(up, multipart(CAP + 200 * 1024), { keepSending: true });
@@ -234,3 +247,26 @@ describe('a real server', () => {
     expect(res.body).toMatchObject({ mime_type: 'image/jpeg', latitude: 32.776664 });
   });
 });
+
+/** The first status line a client sending `Expect: 100-continue` reads, before sending a body. */
+function expectContinue(up: Up, length: number): Promise<string> {
+  const { port } = new URL(up.server.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () =>
+      socket.write(
+        `POST /v1/files HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${up.key}\r\n` +
+          `Content-Type: multipart/form-data; boundary=${BOUNDARY}\r\n` +
+          `Content-Length: ${length}\r\nExpect: 100-continue\r\n\r\n`,
+      ),
+    );
+    socket.once('data', (chunk) => {
+      resolve(chunk.toString().split('\r\n')[0] ?? '');
+      socket.destroy();
+    });
+    socket.on('error', reject);
+    setTimeout(() => {
+      socket.destroy();
+      reject(new Error('no answer within 5 s'));
+    }, 5000).unref();
+  });
+}

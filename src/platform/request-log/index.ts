@@ -16,7 +16,8 @@ async function requestBody(c: Context<AppEnv>): Promise<string | null> {
     return null;
   }
   const type = c.req.header('Content-Type') ?? '';
-  if (type.startsWith('multipart/')) {
+  if (type.toLowerCase().startsWith('multipart/')) {
+    // media types are case-insensitive
     return `[multipart body, ${c.req.header('Content-Length') ?? 'unknown'} bytes]`;
   }
   return await c.req.text();

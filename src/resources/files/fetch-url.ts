@@ -74,7 +74,7 @@ export async function fetchUrl(text: string, opts: FetchOptions): Promise<Fetche
       const said = `${status} ${res.statusMessage ?? ''}`.trim();
       throw refuse(`answered ${said}; only a 2xx answer is taken`);
     }
-    return await download(answer, opts, first, url);
+    return await download(answer, opts, first, url, deadline);
   }
 }
 
@@ -178,6 +178,7 @@ async function download(
   opts: FetchOptions,
   first: URL,
   last: URL,
+  deadline: AbortSignal,
 ): Promise<Fetched> {
   const declared = Number(res.headers['content-length']);
   if (Number.isFinite(declared) && declared > MAX_FILE_BYTES) {
@@ -196,7 +197,7 @@ async function download(
     await pipeline(res, counted, incoming.writable());
   } catch (err) {
     await incoming.discard();
-    throw cut() ?? fetchError(err, last);
+    throw cut() ?? (deadline.aborted ? fetchError(deadline.reason, last) : fetchError(err, last));
   }
   return {
     incoming,

@@ -85,6 +85,26 @@ export async function receiveMultipart(
     };
 
     parser.on('field', (name, value, info) => {
+      if (name === 'file') {
+        // A file part with no filename and no type of its own (`curl -F 'file=<notes.txt'`)
+        // arrives as text: it is the file all the same; an empty one is no file.
+        if (writing !== undefined) {
+          fail(new ApiError('invalid_request', 'send one file, in the part named file', name));
+        } else if (info.valueTruncated) {
+          fail(
+            new ApiError(
+              'invalid_request',
+              'a file part without a filename may hold at most 64 KB: send it with a filename',
+              name,
+            ),
+          );
+        } else if (value !== '') {
+          const text = Readable.from([Buffer.from(value, 'utf8')]);
+          writing = writeFile(text, { ...info, filename: undefined }, storage);
+          writing.catch(fail);
+        }
+        return;
+      }
       if (info.nameTruncated || info.valueTruncated) {
         fail(new ApiError('invalid_request', `${name} is too long`, name));
         return;

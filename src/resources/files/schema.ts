@@ -94,8 +94,9 @@ export const FileUploadFormSchema = z
   .object({
     file: z.string().openapi({ format: 'binary', description: 'The bytes; at most 25 MB' }),
     ...described,
-    tags: z.array(z.string()).optional().openapi({
-      description: 'Repeat the field for each tag, or send one comma-separated value',
+    tags: z.array(z.string().max(100)).max(100).optional().openapi({
+      description:
+        'Repeat the field for each tag, or send one comma-separated value; at most 100 tags of 100 characters',
     }),
   })
   .openapi('FileUploadForm');

@@ -50,7 +50,7 @@ export async function addFile(
         id,
         object: 'file',
         job_id: input.job_id ?? null,
-        name: input.name ?? nameOf(bytes.filename),
+        name: (input.name && printable(input.name)) || nameOf(bytes.filename),
         category: input.category ?? defaultCategory(seen),
         ...seen,
         size_bytes: bytes.size,
@@ -74,13 +74,16 @@ const defaultCategory = (seen: Inspected): (typeof FILE_CATEGORIES)[number] =>
 
 /** A file's name from the one its part or URL gave: its last path segment, printable. */
 function nameOf(filename: string | undefined): string {
-  const base = (filename ?? '').split(/[\\/]/).pop() ?? '';
-  const clean = [...base]
+  return printable((filename ?? '').split(/[\\/]/).pop() ?? '') || 'file';
+}
+
+/** A name without control characters (a name sent, or a filename), at most 255 characters. */
+const printable = (name: string): string =>
+  [...name]
     .filter((ch) => ch >= ' ' && ch !== '\u007f')
     .join('')
-    .trim();
-  return clean.slice(0, 255) || 'file';
-}
+    .trim()
+    .slice(0, 255);
 
 /** A file of a deleted job is gone with it (until the job is restored). */
 export function getFile(ctx: ServiceContext, id: string): FileRecord {

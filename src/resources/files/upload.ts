@@ -77,7 +77,8 @@ function formFields(fields: Map<string, string[]>): Record<string, unknown> {
 
 /** One `tags` value: a JSON array of strings, or a comma-separated list. */
 function tagsOf(value: string): string[] {
-  if (!value.trim().startsWith('[')) {
+  // JSON that is no array of strings ({"a": 1}) is a mistake to point out, not a tag
+  if (!/^\s*[[{]/.test(value)) {
     return value.split(',');
   }
   let parsed: unknown;
