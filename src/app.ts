@@ -11,6 +11,7 @@ import { FAMILIES } from './resources';
 import type { Runtime } from './runtime';
 import { type V1Extension, v1App } from './v1';
 import { docsRoutes } from './web/docs';
+import { oauthRoutes } from './web/oauth';
 
 /** Assembles the server: middleware order, routers, one error handler. Nothing else. */
 export function createApp(rt: Runtime, extend?: V1Extension): OpenAPIHono<AppEnv> {
@@ -32,6 +33,7 @@ export function createApp(rt: Runtime, extend?: V1Extension): OpenAPIHono<AppEnv
       app.route('/', family.web(rt));
     }
   }
+  app.route('/', oauthRoutes(rt));
   app.route('/', docsRoutes());
   app.notFound(notFoundHandler(app));
   app.onError(onError(rt.config.log));

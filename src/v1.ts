@@ -1,5 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { catalogue, DELIVERIES } from './events';
+import { oauthRoutes } from './oauth';
 import { authenticate, requirePlan } from './platform/auth';
 import type { AppEnv } from './platform/context';
 import type { RouteDeps } from './platform/family';
@@ -28,6 +29,9 @@ export function v1App(rt: Runtime, extend?: V1Extension): OpenAPIHono<AppEnv> {
   // Before anything reads the body, so that everything after it reads it through the limit.
   v1.use('*', limitBodies());
   v1.use('*', logRequests(rt, rt.requestLog));
+  // spec, OAuth: the token and revoke endpoints take the app's own credentials, not a workspace's,
+  // so they answer before the credential check (and the plan and the rate that hang on it).
+  v1.route('/', oauthRoutes(rt));
   // Credential, rate, plan, then the idempotency key, in one layer: every layer costs a read, and
   // none of these waits unless the request carries a key. The rate comes before the plan: every
   // request made with a key counts, a 402 included (spec, Limits: 120 a minute per key).

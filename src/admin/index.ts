@@ -6,6 +6,8 @@ import { validationHook } from '../platform/openapi/validation';
 import { FAMILIES } from '../resources';
 import type { Runtime } from '../runtime';
 import { clockAdmin } from './clock';
+import { connectionAdmin } from './connections';
+import { oauthAdmin } from './oauth';
 import { requestLogAdmin } from './requests';
 import { restoreAdmin } from './restore';
 import { webhookAdmin } from './webhooks';
@@ -24,6 +26,8 @@ export function adminApp(rt: Runtime): OpenAPIHono<AppEnv> {
   admin.route('/', requestLogAdmin(rt.requestLog));
   admin.route('/', restoreAdmin(rt));
   admin.route('/', webhookAdmin(rt));
+  admin.route('/', oauthAdmin(rt));
+  admin.route('/', connectionAdmin(rt));
   for (const family of FAMILIES) {
     if (family.admin) {
       admin.route('/', family.admin(rt));

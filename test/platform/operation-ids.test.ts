@@ -73,6 +73,8 @@ const V1 = {
   'GET /webhooks/{id}': 'getWebhook',
   'DELETE /webhooks/{id}': 'deleteWebhook',
   'GET /events': 'listEvents',
+  'POST /oauth/token': 'exchangeOAuthToken',
+  'POST /oauth/revoke': 'revokeOAuthToken',
 };
 
 const ADMIN = {
@@ -104,6 +106,10 @@ const ADMIN = {
   'PATCH /payments/{id}': 'setPaymentStatus',
   'POST /pins/{id}/convert': 'convertPin',
   'POST /workspaces/{id}/storm_lists': 'buildStormList',
+  'POST /oauth/apps': 'createOAuthApp',
+  'GET /oauth/apps': 'listOAuthApps',
+  'GET /workspaces/{id}/connections': 'listConnections',
+  'DELETE /workspaces/{id}/connections/{cid}': 'deleteConnection',
 };
 
 type Operations = Record<string, Record<string, { operationId?: string }>>;

@@ -13,11 +13,19 @@ export interface Credential {
   workspaceId: string;
   access: Access;
   name: string;
-  /** Set on a revoked key: refused (401), yet the call was made with it and is logged. */
+  /**
+   * Set on a revoked key (or a retired, expired or disconnected OAuth token): refused (401), yet
+   * the call was made with it and is logged.
+   */
   revoked?: true;
 }
 
-export type Resolver = (global: GlobalStore, token: string) => Credential | undefined;
+/** `nowMs`: the clock's now, for credentials that expire (OAuth access tokens, 3600 s). */
+export type Resolver = (
+  global: GlobalStore,
+  token: string,
+  nowMs: number,
+) => Credential | undefined;
 
 const resolvers = new Map<string, Resolver>();
 
@@ -26,18 +34,26 @@ export function registerCredentialKind(prefix: string, resolve: Resolver): void 
 }
 
 /** The credential a token names, revoked or not: for the request log, which keeps both. */
-export function identifyCredential(global: GlobalStore, token: string): Credential | undefined {
+export function identifyCredential(
+  global: GlobalStore,
+  token: string,
+  nowMs: number,
+): Credential | undefined {
   for (const [prefix, resolve] of resolvers) {
     if (token.startsWith(prefix)) {
-      return resolve(global, token);
+      return resolve(global, token, nowMs);
     }
   }
   return undefined;
 }
 
 /** The credential a token names, if it still lets a call through. */
-export function resolveCredential(global: GlobalStore, token: string): Credential | undefined {
-  const credential = identifyCredential(global, token);
+export function resolveCredential(
+  global: GlobalStore,
+  token: string,
+  nowMs: number,
+): Credential | undefined {
+  const credential = identifyCredential(global, token, nowMs);
   return credential?.revoked ? undefined : credential;
 }
 

@@ -26,7 +26,7 @@ export function authenticate(
     );
   }
   // A revoked key is still named in the log (the call was made with it), then refused.
-  const presented = identifyCredential(rt.store.global, token);
+  const presented = identifyCredential(rt.store.global, token, rt.clock.nowMs());
   c.set('presented', presented);
   const credential = presented?.revoked ? undefined : presented;
   const workspace = credential && rt.store.global.get('workspaces', credential.workspaceId);

@@ -30,7 +30,29 @@ export function registerSecuritySchemes(app: OpenAPIHono<AppEnv>): void {
     name: 'X-API-Key',
     description: 'An API key',
   });
+  // spec, Authentication 5: the authorization-code flow; its URLs are made absolute per origin.
+  app.openAPIRegistry.registerComponent('securitySchemes', 'oauth2', {
+    type: 'oauth2',
+    description:
+      'OAuth 2.0 for an app that connects many workspaces; the access token (`svc_oat_`) is ' +
+      'sent as `Authorization: Bearer <token>`',
+    flows: {
+      authorizationCode: {
+        authorizationUrl: AUTHORIZE_PATH,
+        tokenUrl: TOKEN_PATH,
+        refreshUrl: TOKEN_PATH,
+        scopes: OAUTH_SCOPES,
+      },
+    },
+  });
 }
+
+const AUTHORIZE_PATH = '/oauth/authorize';
+const TOKEN_PATH = '/v1/oauth/token';
+const OAUTH_SCOPES = {
+  read: 'Read the workspace, and subscribe to webhooks',
+  write: 'Read and change the workspace (the default)',
+};
 
 type Document = ReturnType<OpenAPIHono<AppEnv>['getOpenAPIDocument']>;
 
@@ -45,18 +67,20 @@ export function documentFor(
   registerDeliveries(app, deliveries);
   let doc: Document | undefined;
   return (origin) => {
-    doc ??= withIdempotencyKey(
-      typedNullables({
-        ...app.getOpenAPIDocument({
-          openapi: '3.0.3',
-          info: { title: 'Workspace Operations REST API', version: API_REVISION, description },
-          security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
-          tags: TAGS,
+    doc ??= withWriteScope(
+      withIdempotencyKey(
+        typedNullables({
+          ...app.getOpenAPIDocument({
+            openapi: '3.0.3',
+            info: { title: 'Workspace Operations REST API', version: API_REVISION, description },
+            security: [{ bearerAuth: [] }, { apiKeyHeader: [] }, { oauth2: ['read'] }],
+            tags: TAGS,
+          }),
+          'x-webhooks': webhooksSection(deliveries),
         }),
-        'x-webhooks': webhooksSection(deliveries),
-      }),
+      ),
     );
-    return { ...doc, servers: [{ url: `${origin}/v1` }] };
+    return { ...withOAuthUrls(doc, origin), servers: [{ url: `${origin}/v1` }] };
   };
 }
 
@@ -79,14 +103,21 @@ const TAGS = [
   },
   { name: 'Hail', description: 'Hail and damaging-wind history at a US address or point' },
   { name: 'Webhooks', description: 'Subscriptions, samples, and the deliveries svc sends' },
+  { name: 'OAuth', description: 'Trade codes and refresh tokens for access tokens; revoke them' },
 ];
 
 const WRITES = ['post', 'patch', 'delete'] as const;
+const OAUTH_PATHS = '/oauth/';
 
 // spec, Endpoints: "On POST, PATCH and DELETE the optional header Idempotency-Key applies". The
 // idempotency middleware serves every write, so the document says so once for all of them.
+// The OAuth endpoints are left out: they answer before that middleware (no workspace to keep the
+// answer in), and a token answer is never stored (RFC 6749 §5.1: no-store).
 function withIdempotencyKey(doc: Document): Document {
-  for (const item of Object.values(doc.paths ?? {})) {
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    if (path.startsWith(OAUTH_PATHS)) {
+      continue;
+    }
     for (const verb of WRITES) {
       const op = item?.[verb];
       if (op) {
@@ -98,4 +129,51 @@ function withIdempotencyKey(doc: Document): Document {
     }
   }
   return doc;
+}
+
+// spec, Authentication 3 and 5: scope=read reads and subscribes to webhooks; any other write needs
+// scope=write. Operations that set their own security (the OAuth endpoints: none) keep it.
+function withWriteScope(doc: Document): Document {
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    if (path.startsWith('/webhooks')) {
+      continue;
+    }
+    for (const verb of WRITES) {
+      const op = item?.[verb];
+      if (op && op.security === undefined) {
+        op.security = [{ bearerAuth: [] }, { apiKeyHeader: [] }, { oauth2: ['write'] }];
+      }
+    }
+  }
+  return doc;
+}
+
+// OpenAPI 3.0 wants the flow's URLs absolute: the consent page is at {app_url}, the token
+// endpoint under {base_url}, both on the origin the document is read from.
+function withOAuthUrls(doc: Document, origin: string): Document {
+  const scheme = doc.components?.securitySchemes?.oauth2;
+  if (!scheme || '$ref' in scheme || scheme.type !== 'oauth2') {
+    return doc;
+  }
+  const tokenUrl = `${origin}${TOKEN_PATH}`;
+  return {
+    ...doc,
+    components: {
+      ...doc.components,
+      securitySchemes: {
+        ...doc.components?.securitySchemes,
+        oauth2: {
+          ...scheme,
+          flows: {
+            authorizationCode: {
+              authorizationUrl: `${origin}${AUTHORIZE_PATH}`,
+              tokenUrl,
+              refreshUrl: tokenUrl,
+              scopes: OAUTH_SCOPES,
+            },
+          },
+        },
+      },
+    },
+  };
 }

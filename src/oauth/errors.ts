@@ -1,0 +1,20 @@
+// spec, Errors rule 2: the token and revoke endpoints answer the standard OAuth body
+// {error, error_description} (RFC 6749 §5.2), not the API's error envelope.
+export type OAuthErrorCode =
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'invalid_grant'
+  | 'unsupported_grant_type';
+
+export class OAuthError extends Error {
+  readonly code: OAuthErrorCode;
+
+  constructor(code: OAuthErrorCode, description: string) {
+    super(description);
+    this.code = code;
+  }
+
+  get status(): 400 | 401 {
+    return this.code === 'invalid_client' ? 401 : 400;
+  }
+}

@@ -1,0 +1,263 @@
+import { createRoute, OpenAPIHono, type z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppEnv, Platform } from '../platform/context';
+import { ApiError } from '../platform/errors';
+import { errorResponse } from '../platform/errors/handler';
+import { errorResponses } from '../platform/openapi/responses';
+import { OAuthError, type OAuthErrorCode } from './errors';
+import {
+  OAuthErrorSchema,
+  OAuthTokenSchema,
+  RevokeRequestSchema,
+  TokenRequestSchema,
+} from './schemas';
+import {
+  authenticateClient,
+  type ClientCredentials,
+  refresh,
+  revoke,
+  type TokenGrant,
+  tradeCode,
+} from './service';
+
+// spec, OAuth: {base_url}/oauth/token and /oauth/revoke. They take the app's credentials, not an
+// API key (v1.ts mounts them before the credential check), and answer the standard OAuth bodies
+// (spec, Errors rule 2). The body is read here, not by a validator: a validator's refusal would be
+// the API's envelope.
+
+const FORM = 'application/x-www-form-urlencoded';
+
+const oauthError = (...codes: OAuthErrorCode[]) => ({
+  description: `OAuth error: ${codes.join(', ')}`,
+  content: { 'application/json': { schema: OAuthErrorSchema } },
+});
+
+const bodyOf = <T extends z.ZodType>(schema: T) => ({
+  required: true,
+  content: { [FORM]: { schema }, 'application/json': { schema } },
+});
+
+const tokenRoute = createRoute({
+  method: 'post',
+  path: '/oauth/token',
+  operationId: 'exchangeOAuthToken',
+  summary: 'Trade an authorization code, or a refresh token, for an access token',
+  tags: ['OAuth'],
+  security: [],
+  request: { body: bodyOf(TokenRequestSchema) },
+  responses: {
+    200: {
+      description: 'The access token (sent with Cache-Control: no-store)',
+      content: { 'application/json': { schema: OAuthTokenSchema } },
+    },
+    400: oauthError('invalid_request', 'invalid_grant', 'unsupported_grant_type'),
+    401: oauthError('invalid_client'),
+    ...errorResponses('payload_too_large', 'server_error'),
+  },
+});
+
+const revokeRoute = createRoute({
+  method: 'post',
+  path: '/oauth/revoke',
+  operationId: 'revokeOAuthToken',
+  summary:
+    'Revoke a token (RFC 7009): a refresh token disconnects its connection, an access token ' +
+    'retires itself',
+  tags: ['OAuth'],
+  security: [],
+  request: { body: bodyOf(RevokeRequestSchema) },
+  responses: {
+    200: { description: 'Revoked, or nothing to revoke (an unknown token is answered alike)' },
+    400: oauthError('invalid_request'),
+    401: oauthError('invalid_client'),
+    ...errorResponses('payload_too_large', 'server_error'),
+  },
+});
+
+type Fields = Record<string, string>;
+
+/** The body's fields, form-encoded or JSON; any other shape is a malformed request. */
+async function fieldsOf(c: Context<AppEnv>): Promise<Fields> {
+  const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  const text = await c.req.text();
+  if (type === FORM) {
+    const params = new URLSearchParams(text);
+    const out: Fields = {};
+    for (const [key, value] of params) {
+      // RFC 6749 §3.2: a parameter sent twice is refused, so no reader picks a different one.
+      if (key in out) {
+        throw new OAuthError('invalid_request', `${key} is sent more than once`);
+      }
+      out[key] = value;
+    }
+    return out;
+  }
+  if (type === 'application/json' || type.endsWith('+json')) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new OAuthError('invalid_request', 'the request body is not valid JSON');
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      throw new OAuthError('invalid_request', 'the request body must be a JSON object');
+    }
+    const out: Fields = {};
+    for (const [key, value] of Object.entries(parsed)) {
+      if (typeof value !== 'string') {
+        throw new OAuthError('invalid_request', `${key} must be a string`);
+      }
+      out[key] = value;
+    }
+    return out;
+  }
+  throw new OAuthError(
+    'invalid_request',
+    `send the parameters form-encoded (${FORM}) or as JSON (application/json)`,
+  );
+}
+
+function basicCredentials(c: Context<AppEnv>): ClientCredentials | undefined {
+  const header = c.req.header('authorization');
+  const match = header === undefined ? null : /^Basic\s+(\S+)\s*$/i.exec(header);
+  if (!match?.[1]) {
+    return undefined;
+  }
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) {
+    throw new OAuthError('invalid_client', 'the HTTP Basic credentials are malformed');
+  }
+  try {
+    // RFC 6749 §2.3.1: both halves are form-encoded before they are joined.
+    const unform = (s: string) => decodeURIComponent(s.replace(/\+/g, ' '));
+    return {
+      clientId: unform(decoded.slice(0, colon)),
+      clientSecret: unform(decoded.slice(colon + 1)),
+    };
+  } catch {
+    throw new OAuthError('invalid_client', 'the HTTP Basic credentials are malformed');
+  }
+}
+
+/** RFC 6749 §2.3: one way of sending the client's credentials, Basic or the body. */
+function clientOf(c: Context<AppEnv>, fields: Fields): ClientCredentials | undefined {
+  const basic = basicCredentials(c);
+  if (basic) {
+    if (fields.client_secret !== undefined) {
+      throw new OAuthError(
+        'invalid_request',
+        'send the client credentials one way: HTTP Basic or the body, not both',
+      );
+    }
+    if (fields.client_id !== undefined && fields.client_id !== basic.clientId) {
+      throw new OAuthError('invalid_client', 'client_id differs from the HTTP Basic user');
+    }
+    return basic;
+  }
+  if (fields.client_id === undefined || fields.client_secret === undefined) {
+    return undefined;
+  }
+  return { clientId: fields.client_id, clientSecret: fields.client_secret };
+}
+
+function required(fields: Fields, name: string): string {
+  const value = fields[name];
+  if (value === undefined || value === '') {
+    throw new OAuthError('invalid_request', `${name} is required`);
+  }
+  return value;
+}
+
+function oauthAnswer(c: Context<AppEnv>, err: OAuthError): Response {
+  c.header('Cache-Control', 'no-store');
+  c.header('Pragma', 'no-cache');
+  if (err.status === 401) {
+    // RFC 6749 §5.2: a client refused on 401 is told how to authenticate.
+    c.header('WWW-Authenticate', 'Basic realm="svc"');
+  }
+  return c.json({ error: err.code, error_description: err.message }, err.status);
+}
+
+// RFC 6749 §5.2: a malformed request is invalid_request whoever sends it, so the body's shape is
+// checked before the client; the grant itself only once the client is known.
+function grantFor(rt: Pick<Platform, 'store' | 'clock'>, c: Context<AppEnv>, fields: Fields) {
+  const grantType = required(fields, 'grant_type');
+  if (grantType === 'authorization_code') {
+    const input = { code: required(fields, 'code'), redirectUri: required(fields, 'redirect_uri') };
+    return tradeCode(rt, authenticateClient(rt, clientOf(c, fields)), input);
+  }
+  if (grantType === 'refresh_token') {
+    const token = required(fields, 'refresh_token');
+    return refresh(rt, authenticateClient(rt, clientOf(c, fields)), token);
+  }
+  throw new OAuthError(
+    'unsupported_grant_type',
+    'grant_type must be authorization_code or refresh_token',
+  );
+}
+
+const HINTS = new Set(['access_token', 'refresh_token']);
+
+function revokeWith(rt: Pick<Platform, 'store' | 'clock'>, c: Context<AppEnv>, fields: Fields) {
+  const token = required(fields, 'token');
+  const hint = fields.token_type_hint;
+  if (hint !== undefined && !HINTS.has(hint)) {
+    throw new OAuthError(
+      'invalid_request',
+      'token_type_hint must be access_token or refresh_token (or left out)',
+    );
+  }
+  revoke(rt, authenticateClient(rt, clientOf(c, fields)), token);
+}
+
+export function oauthRoutes(rt: Pick<Platform, 'store' | 'clock'>): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>();
+  app.openAPIRegistry.registerPath(tokenRoute);
+  app.openAPIRegistry.registerPath(revokeRoute);
+
+  app.post(tokenRoute.path, async (c) => {
+    let grant: TokenGrant;
+    try {
+      grant = grantFor(rt, c, await fieldsOf(c));
+    } catch (err) {
+      if (err instanceof OAuthError) {
+        return oauthAnswer(c, err);
+      }
+      throw err;
+    }
+    // RFC 6749 §5.1: a token answer is never cached.
+    c.header('Cache-Control', 'no-store');
+    c.header('Pragma', 'no-cache');
+    return c.json(grant, 200);
+  });
+
+  app.post(revokeRoute.path, async (c) => {
+    try {
+      revokeWith(rt, c, await fieldsOf(c));
+    } catch (err) {
+      if (err instanceof OAuthError) {
+        return oauthAnswer(c, err);
+      }
+      throw err;
+    }
+    return c.body(null, 200);
+  });
+  // Another verb would fall through to the credential check and ask for an API key.
+  for (const path of [tokenRoute.path, revokeRoute.path]) {
+    app.all(path, (c) =>
+      errorResponse(
+        c,
+        new ApiError(
+          'method_not_allowed',
+          `${c.req.method} is not allowed here; use POST`,
+          undefined,
+          {
+            Allow: 'POST',
+          },
+        ),
+      ),
+    );
+  }
+  return app;
+}

@@ -1,0 +1,215 @@
+import { randomBytes } from 'node:crypto';
+import { type Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { findApp, issueCode, type OAuthAppView } from '../oauth/consent';
+import type { AppEnv, Platform } from '../platform/context';
+import { consentPage, errorPage } from './oauth-page';
+import { type PageBinding, PageTokens } from './oauth-token';
+
+// The consent page, GET and POST {app_url}/oauth/authorize (spec, Authentication 5; DESIGN.md,
+// the consent page). A request the page cannot trust (unknown app, a redirect_uri not registered
+// exactly, a bad response_type or scope) gets an error page and never a redirect: sending the
+// browser to an unchecked address would make svc an open redirector.
+
+const PATH = '/oauth/authorize';
+/** The page's form is a few hundred bytes; anything near this is not from the page. */
+export const MAX_FORM_BYTES = 64 * 1024;
+
+type Params = (name: string) => string | undefined | typeof REPEATED;
+const REPEATED = Symbol('repeated');
+
+class Refusal {
+  constructor(
+    readonly status: 400 | 403 | 413,
+    readonly title: string,
+    readonly message: string,
+  ) {}
+}
+
+/** The app and the address the request names, each checked exactly against the registration. */
+function checkClient(rt: Platform, get: Params): { app: OAuthAppView; redirectUri: string } {
+  const clientId = get('client_id');
+  const app = typeof clientId === 'string' ? findApp(rt, clientId) : undefined;
+  if (!app) {
+    throw new Refusal(400, 'Unknown app', 'client_id names no registered app.');
+  }
+  const redirectUri = get('redirect_uri');
+  if (typeof redirectUri !== 'string' || !app.redirect_uris.includes(redirectUri)) {
+    throw new Refusal(
+      400,
+      'Wrong redirect address',
+      `redirect_uri is not one of the addresses ${app.name} registered (it must match exactly).`,
+    );
+  }
+  return { app, redirectUri };
+}
+
+/** spec: optional `scope=read`; without one the app asks to read and write. */
+function checkScope(get: Params): 'read' | 'write' {
+  const scope = get('scope');
+  if (scope === undefined || scope === '') {
+    return 'write';
+  }
+  if (scope === 'read' || scope === 'write') {
+    return scope;
+  }
+  throw new Refusal(400, 'Unknown access', 'scope must be read or write.');
+}
+
+function checkState(get: Params): string {
+  const state = get('state');
+  if (typeof state !== 'string' || state === '') {
+    throw new Refusal(
+      400,
+      'Missing state',
+      'state is required: the app checks it when you return.',
+    );
+  }
+  return state;
+}
+
+/** The workspaces the person may connect: in svc, every one, as its owner. */
+function connectable(rt: Platform): { id: string; name: string }[] {
+  return [...rt.store.global.values('workspaces')]
+    .map((ws) => ({ id: ws.id, name: ws.name }))
+    .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+}
+
+/** redirect_uri with `extra` added to its own query (kept byte for byte), before any fragment. */
+export function redirectTo(redirectUri: string, extra: Record<string, string>): string {
+  const hash = redirectUri.indexOf('#');
+  const base = hash === -1 ? redirectUri : redirectUri.slice(0, hash);
+  const fragment = hash === -1 ? '' : redirectUri.slice(hash);
+  const added = Object.entries(extra)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
+    .join('&');
+  const sep = !base.includes('?') ? '?' : /[?&]$/.test(base) ? '' : '&';
+  return `${base}${sep}${added}${fragment}`;
+}
+
+function fromQuery(c: Context<AppEnv>): Params {
+  return (name) => {
+    const all = c.req.queries(name);
+    return all === undefined || all.length === 0 ? undefined : all.length > 1 ? REPEATED : all[0];
+  };
+}
+
+async function fromForm(c: Context<AppEnv>): Promise<Params> {
+  let body: Record<string, string | File | (string | File)[]>;
+  try {
+    body = await c.req.parseBody({ all: true });
+  } catch {
+    throw new Refusal(400, 'Unreadable form', 'The form could not be read.');
+  }
+  return (name) => {
+    const value = body[name];
+    if (Array.isArray(value)) {
+      return REPEATED;
+    }
+    return typeof value === 'string' ? value : undefined;
+  };
+}
+
+/**
+ * The headers of every answer here, and the nonce of the page's one inline style. No framing
+ * (clickjacking on Allow), nothing from elsewhere, nothing cached, and no Referer carrying the
+ * state or the code on to the app's page or anyone else. No `form-action`: Chromium applies it to
+ * the redirect that follows the post too, and the app's address is not svc's.
+ */
+function guard(c: Context<AppEnv>): string {
+  const pageNonce = randomBytes(16).toString('base64');
+  c.header('X-Frame-Options', 'DENY');
+  c.header(
+    'Content-Security-Policy',
+    `default-src 'none'; style-src 'nonce-${pageNonce}'; base-uri 'none'; frame-ancestors 'none'`,
+  );
+  c.header('Cache-Control', 'no-store');
+  c.header('Referrer-Policy', 'no-referrer');
+  c.header('X-Content-Type-Options', 'nosniff');
+  return pageNonce;
+}
+
+function refuse(c: Context<AppEnv>, refusal: Refusal, pageNonce: string) {
+  return c.html(errorPage(refusal.title, refusal.message, pageNonce), refusal.status);
+}
+
+export function oauthRoutes(rt: Platform) {
+  const tokens = new PageTokens(rt.clock);
+  return new Hono<AppEnv>()
+    .get(PATH, (c) => {
+      const pageNonce = guard(c);
+      try {
+        const get = fromQuery(c);
+        const { app, redirectUri } = checkClient(rt, get);
+        if (get('response_type') !== 'code') {
+          throw new Refusal(400, 'Unsupported request', 'response_type must be code.');
+        }
+        const scope = checkScope(get);
+        const state = checkState(get);
+        const binding: PageBinding = { clientId: app.client_id, redirectUri, state, scope };
+        return c.html(
+          consentPage(
+            {
+              appName: app.name,
+              clientId: app.client_id,
+              redirectUri,
+              state,
+              scope,
+              token: tokens.issue(binding),
+              workspaces: connectable(rt),
+            },
+            pageNonce,
+          ),
+        );
+      } catch (err) {
+        if (err instanceof Refusal) {
+          return refuse(c, err, pageNonce);
+        }
+        throw err;
+      }
+    })
+    .post(
+      PATH,
+      bodyLimit({
+        maxSize: MAX_FORM_BYTES,
+        onError: (c) =>
+          refuse(c, new Refusal(413, 'Form too large', 'The form is too large.'), guard(c)),
+      }),
+      async (c) => {
+        const pageNonce = guard(c);
+        try {
+          const get = await fromForm(c);
+          const { app, redirectUri } = checkClient(rt, get);
+          const scope = checkScope(get);
+          const state = checkState(get);
+          const token = get('page_token');
+          const binding: PageBinding = { clientId: app.client_id, redirectUri, state, scope };
+          if (!tokens.verify(binding, typeof token === 'string' ? token : undefined)) {
+            throw new Refusal(
+              403,
+              'Request refused',
+              'This answer did not come from the consent page svc showed, or that page has expired. Start again from the app.',
+            );
+          }
+          const decision = get('decision');
+          if (decision === 'deny') {
+            return c.redirect(redirectTo(redirectUri, { error: 'access_denied', state }), 302);
+          }
+          if (decision !== 'allow') {
+            throw new Refusal(400, 'No decision', 'decision must be allow or deny.');
+          }
+          const workspaceId = get('workspace_id');
+          if (typeof workspaceId !== 'string' || !rt.store.global.get('workspaces', workspaceId)) {
+            throw new Refusal(400, 'Unknown workspace', 'Pick one of the workspaces listed.');
+          }
+          const code = issueCode(rt, { clientId: app.client_id, redirectUri, workspaceId, scope });
+          return c.redirect(redirectTo(redirectUri, { code, state }), 302);
+        } catch (err) {
+          if (err instanceof Refusal) {
+            return refuse(c, err, pageNonce);
+          }
+          throw err;
+        }
+      },
+    );
+}
