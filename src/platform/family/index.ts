@@ -86,8 +86,22 @@ export function defineRecords<K extends Coll, Out>(spec: {
   presentAll?(ctx: ServiceContext): Of<RecordIn<K>, Out>;
   visible(ctx: ServiceContext, rec: RecordIn<K>): boolean;
   reads: readonly Coll[];
+  /**
+   * When what a record shows moves with the clock too (a link that expires), the span its text
+   * holds for: the texts kept are made afresh once this answers another value.
+   */
+  keptFor?(ctx: ServiceContext): number;
 }): Records<K, Out> {
-  const kept = new ShownTexts<RecordIn<K>>(spec.reads);
+  let kept = new ShownTexts<RecordIn<K>>(spec.reads);
+  let span: number | undefined;
+  const keptNow = (ctx: ServiceContext) => {
+    const now = spec.keptFor?.(ctx);
+    if (now !== span) {
+      span = now;
+      kept = new ShownTexts<RecordIn<K>>(spec.reads);
+    }
+    return kept;
+  };
   const presentAll = spec.presentAll ?? ((ctx) => (rec) => spec.present(ctx, rec));
   return {
     coll: spec.coll,
@@ -95,8 +109,8 @@ export function defineRecords<K extends Coll, Out>(spec: {
     present: spec.present,
     presentAll,
     visible: spec.visible,
-    text: (ctx, rec) => kept.text(ctx, rec, () => spec.present(ctx, rec)),
-    texts: (ctx) => kept.texts(ctx, presentAll(ctx)),
+    text: (ctx, rec) => keptNow(ctx).text(ctx, rec, () => spec.present(ctx, rec)),
+    texts: (ctx) => keptNow(ctx).texts(ctx, presentAll(ctx)),
   };
 }
 

@@ -1,7 +1,6 @@
 import type { z } from '@hono/zod-openapi';
 import type { ServiceContext } from '../../platform/context';
-import { type Records, shape } from '../../platform/family';
-import { ShownTexts } from '../../platform/family/texts';
+import { defineRecords, shape } from '../../platform/family';
 import { jobIsLive } from '../jobs/visibility';
 import { downloadUrl, windowOf } from './links';
 import { type FileRecord, FileSchema } from './schema';
@@ -18,33 +17,17 @@ export const presentFile = (ctx: ServiceContext, f: FileRecord): FileOut =>
     url: `${ctx.appUrl}/files/${f.id}`,
   });
 
-const visible = (ctx: ServiceContext, rec: FileRecord) => jobIsLive(ctx, rec.job_id);
-const READS = ['users'] as const;
-
 /**
- * Files as the API shows them; a deleted job's are gone with it. Their kept JSON text (see
- * Records.text) holds a download link that expires on the clock, so it is kept for the hour its
- * links are made in (links.ts) and made afresh in the next: a GET after the clock moves never
- * answers a link that no longer works.
+ * Files as the API shows them; a deleted job's are gone with it. Their kept JSON text holds a
+ * download link that expires on the clock, so it is kept for the hour its links are made in
+ * (links.ts) and made afresh in the next: a GET after the clock moves never answers a link that
+ * no longer works.
  */
-export const fileRecords: Records<'files', FileOut> = (() => {
-  let hour: number | undefined;
-  let kept = new ShownTexts<FileRecord>(READS);
-  const current = (ctx: ServiceContext) => {
-    const now = windowOf(ctx.clock.nowMs());
-    if (now !== hour) {
-      hour = now;
-      kept = new ShownTexts<FileRecord>(READS);
-    }
-    return kept;
-  };
-  return {
-    coll: 'files',
-    schema: FileSchema,
-    present: presentFile,
-    presentAll: (ctx) => (rec) => presentFile(ctx, rec),
-    visible,
-    text: (ctx, rec) => current(ctx).text(ctx, rec, () => presentFile(ctx, rec)),
-    texts: (ctx) => current(ctx).texts(ctx, (rec) => presentFile(ctx, rec)),
-  };
-})();
+export const fileRecords = defineRecords({
+  coll: 'files',
+  schema: FileSchema,
+  present: presentFile,
+  visible: (ctx, rec) => jobIsLive(ctx, rec.job_id),
+  reads: ['users'],
+  keptFor: (ctx) => windowOf(ctx.clock.nowMs()),
+});
