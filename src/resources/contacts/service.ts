@@ -161,8 +161,9 @@ export function updateContact(ctx: ServiceContext, id: string, input: ContactUpd
 /** spec, Conventions: kept 30 days in a recoverable area with everything on it. */
 export function deleteContact(ctx: ServiceContext, id: string): Contact {
   const contact = getContact(ctx, id);
+  const now = ctx.clock.iso();
   return ctx.ws.transaction((tx) =>
-    tx.put('contacts', { ...contact, deleted_at: ctx.clock.iso(), updated_at: ctx.clock.iso() }),
+    tx.put('contacts', { ...contact, deleted_at: now, updated_at: now }),
   );
 }
 

@@ -201,9 +201,15 @@ export function listEstimates(
 // The homeowner's side (DESIGN.md, control API; the web app's pages call the same): send for
 // signature, open it, sign it, decline it. decisions.md, Estimates, gives the moves.
 
-function move(ctx: ServiceContext, estimate: Estimate, change: Partial<Estimate>): Estimate {
+/** `now` is read once by the caller, so a stamp it sets (sent_at, signed_at) equals updated_at. */
+function move(
+  ctx: ServiceContext,
+  estimate: Estimate,
+  change: Partial<Estimate>,
+  now = ctx.clock.iso(),
+): Estimate {
   return ctx.ws.transaction((tx) =>
-    tx.put('estimates', { ...estimate, ...change, updated_at: ctx.clock.iso() }),
+    tx.put('estimates', { ...estimate, ...change, updated_at: now }),
   );
 }
 
@@ -224,11 +230,8 @@ export function sendEstimate(ctx: ServiceContext, id: string): Estimate {
   if (hasPassed(ctx, estimate)) {
     throw refuse('valid_until has passed; move it (PATCH) before sending');
   }
-  return move(ctx, estimate, {
-    status: 'sent',
-    signature_status: 'pending',
-    sent_at: ctx.clock.iso(),
-  });
+  const now = ctx.clock.iso();
+  return move(ctx, estimate, { status: 'sent', signature_status: 'pending', sent_at: now }, now);
 }
 
 /** The homeowner opens it: every view counts; the first moves a sent estimate to viewed. */
@@ -238,12 +241,17 @@ export function viewEstimate(ctx: ServiceContext, id: string): Estimate {
     throw refuse('the estimate has not been sent; the homeowner cannot open it');
   }
   const now = ctx.clock.iso();
-  return move(ctx, estimate, {
-    status: estimate.status === 'sent' ? 'viewed' : estimate.status,
-    view_count: estimate.view_count + 1,
-    first_viewed_at: estimate.first_viewed_at ?? now,
-    last_viewed_at: now,
-  });
+  return move(
+    ctx,
+    estimate,
+    {
+      status: estimate.status === 'sent' ? 'viewed' : estimate.status,
+      view_count: estimate.view_count + 1,
+      first_viewed_at: estimate.first_viewed_at ?? now,
+      last_viewed_at: now,
+    },
+    now,
+  );
 }
 
 function requireOut(ctx: ServiceContext, estimate: Estimate, verb: string): void {
@@ -274,13 +282,19 @@ export function signEstimate(
       'selected_tier',
     );
   }
-  return move(ctx, estimate, {
-    status: 'signed',
-    signature_status: 'signed',
-    signed_at: ctx.clock.iso(),
-    signer_name: input.signer_name,
-    selected_tier: input.selected_tier ?? null,
-  });
+  const now = ctx.clock.iso();
+  return move(
+    ctx,
+    estimate,
+    {
+      status: 'signed',
+      signature_status: 'signed',
+      signed_at: now,
+      signer_name: input.signer_name,
+      selected_tier: input.selected_tier ?? null,
+    },
+    now,
+  );
 }
 
 export function declineEstimate(ctx: ServiceContext, id: string): Estimate {

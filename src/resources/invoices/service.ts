@@ -281,8 +281,14 @@ export function deleteInvoice(ctx: ServiceContext, id: string): Invoice {
   return invoice;
 }
 
-function move(ctx: ServiceContext, inv: Invoice, change: Partial<Invoice>): Invoice {
-  return ctx.ws.transaction((tx) => write(tx, { ...inv, ...change }, ctx.clock.iso(), false));
+/** `now` is read once by the caller, so a stamp it sets (sent_at, written_off_at) equals updated_at. */
+function move(
+  ctx: ServiceContext,
+  inv: Invoice,
+  change: Partial<Invoice>,
+  now = ctx.clock.iso(),
+): Invoice {
+  return ctx.ws.transaction((tx) => write(tx, { ...inv, ...change }, now, false));
 }
 
 /** spec, States: a draft goes out (its pay page turns on); one already out keeps its status. */
@@ -294,7 +300,8 @@ export function markSent(ctx: ServiceContext, id: string): Invoice {
   if (invoice.sent_at !== null) {
     return invoice;
   }
-  return move(ctx, invoice, { sent_at: ctx.clock.iso() });
+  const now = ctx.clock.iso();
+  return move(ctx, invoice, { sent_at: now }, now);
 }
 
 /** spec, States: any invoice not void becomes void; a void one is answered as it is. */
@@ -315,7 +322,8 @@ export function viewInvoice(ctx: ServiceContext, id: string): Invoice {
   if (invoice.first_viewed_at !== null) {
     return invoice;
   }
-  return move(ctx, invoice, { first_viewed_at: ctx.clock.iso() });
+  const now = ctx.clock.iso();
+  return move(ctx, invoice, { first_viewed_at: now }, now);
 }
 
 const COLLECTIBLE = new Set<Invoice['status']>(['sent', 'viewed', 'partially_paid', 'overdue']);
@@ -332,7 +340,8 @@ export function writeOff(ctx: ServiceContext, id: string): Invoice {
       `only an unpaid invoice that is out can be written off; this one is ${invoice.status}`,
     );
   }
-  return move(ctx, invoice, { status: 'bad_debt', written_off_at: ctx.clock.iso() });
+  const now = ctx.clock.iso();
+  return move(ctx, invoice, { status: 'bad_debt', written_off_at: now }, now);
 }
 
 export function listInvoices(

@@ -32,7 +32,12 @@ const APPOINTMENT_TITLES = {
 type Fields = Partial<Omit<Task, 'id' | 'object' | 'created_at' | 'updated_at'>>;
 
 /** The fields a body sets, with references checked and completion stamped. */
-function fieldsOf(ctx: ServiceContext, input: TaskCreate | TaskUpdate, current?: Task): Fields {
+function fieldsOf(
+  ctx: ServiceContext,
+  input: TaskCreate | TaskUpdate,
+  now: string,
+  current?: Task,
+): Fields {
   const { assigned_to, job_id, contact_id, completed, ...plain } = input;
   const out: Fields = {};
   for (const [key, value] of Object.entries(plain)) {
@@ -53,7 +58,7 @@ function fieldsOf(ctx: ServiceContext, input: TaskCreate | TaskUpdate, current?:
   // spec, States: completed true sets completed_at (kept if it was already done); false clears it.
   if (completed !== undefined && completed !== current?.completed) {
     out.completed = completed;
-    out.completed_at = completed ? ctx.clock.iso() : null;
+    out.completed_at = completed ? now : null;
   }
   return out;
 }
@@ -86,7 +91,8 @@ export const NEW_TASK = {
 
 /** decisions.md: a task needs a title; an appointment without one is titled by its type. */
 export function createTask(ctx: ServiceContext, input: TaskCreate): Task {
-  const fields = { ...NEW_TASK, ...fieldsOf(ctx, input) };
+  const now = ctx.clock.iso();
+  const fields = { ...NEW_TASK, ...fieldsOf(ctx, input, now) };
   if (!fields.title) {
     if (!fields.appointment_type) {
       throw new ApiError('invalid_request', 'title is required', 'title');
@@ -94,7 +100,6 @@ export function createTask(ctx: ServiceContext, input: TaskCreate): Task {
     fields.title = APPOINTMENT_TITLES[fields.appointment_type];
   }
   checkEndDate(fields, input);
-  const now = ctx.clock.iso();
   return ctx.ws.transaction((tx) =>
     tx.put('tasks', { id: newId(), object: 'task', ...fields, created_at: now, updated_at: now }),
   );
@@ -105,7 +110,8 @@ export function updateTask(ctx: ServiceContext, id: string, input: TaskUpdate): 
   if (input.title !== undefined && input.title === '') {
     throw new ApiError('invalid_request', 'title cannot be empty', 'title');
   }
-  const next: Task = { ...task, ...fieldsOf(ctx, input, task) };
+  const now = ctx.clock.iso();
+  const next: Task = { ...task, ...fieldsOf(ctx, input, now, task) };
   // Taken off its job, a task whose contact is deleted would vanish with that contact; the client
   // saw no contact on it (contact_id null), so it keeps none.
   if (next.job_id === null && next.contact_id !== null && !findContact(ctx, next.contact_id)) {
@@ -115,7 +121,7 @@ export function updateTask(ctx: ServiceContext, id: string, input: TaskUpdate): 
   if (JSON.stringify(next) === JSON.stringify(task)) {
     return task;
   }
-  return ctx.ws.transaction((tx) => tx.put('tasks', { ...next, updated_at: ctx.clock.iso() }));
+  return ctx.ws.transaction((tx) => tx.put('tasks', { ...next, updated_at: now }));
 }
 
 /** spec, Conventions: a deleted task is gone for good. */
