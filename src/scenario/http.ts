@@ -1,0 +1,81 @@
+// One HTTP exchange of the runner. fetch, with redirects not followed (a 3xx is an answer to
+// check) and a bound on time, so a server that hangs fails the step instead of the run.
+
+export interface Outgoing {
+  method: string;
+  url: string;
+  headers?: Record<string, string>;
+  body?: string | URLSearchParams | FormData;
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The body parsed as JSON, else its text (undefined when empty). */
+  body: unknown;
+}
+
+const TIMEOUT_MS = 30_000;
+
+export class NetworkError extends Error {}
+
+export async function send(out: Outgoing): Promise<Answer> {
+  let res: Response;
+  try {
+    res = await fetch(out.url, {
+      method: out.method,
+      headers: out.headers,
+      body: out.body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+  } catch (err) {
+    // fetch wraps the socket error: "fetch failed" says nothing, its cause does
+    const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
+    throw new NetworkError(
+      `${out.method} ${out.url} failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+    );
+  }
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, text, body: parseBody(text) };
+}
+
+function parseBody(text: string): unknown {
+  if (text === '') {
+    return undefined;
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** JSON to a URL, answered in JSON: the control API's calls. */
+export function sendJson(
+  method: string,
+  url: string,
+  body?: unknown,
+  key?: string,
+): Promise<Answer> {
+  const headers: Record<string, string> = {};
+  if (key !== undefined) {
+    headers.Authorization = `Bearer ${key}`;
+  }
+  if (body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+  }
+  return send({
+    method,
+    url,
+    headers,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+}
+
+export function asRecord(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+}

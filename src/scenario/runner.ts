@@ -1,0 +1,176 @@
+import { randomBytes } from 'node:crypto';
+import { dirname } from 'node:path';
+import { findFiles, type Loaded, loadFile } from './load';
+import { type Receiver, startReceiver } from './receiver';
+import type { Scenario } from './schema';
+import { type Session, SkipScenario, StepFailure } from './session';
+import { runSteps } from './steps';
+import { openTarget, type Target } from './target';
+import { unsubscribeAll } from './webhooks';
+
+export interface RunOptions {
+  paths: string[];
+  baseUrl?: string;
+  key?: string;
+  readKey?: string;
+  filter?: string;
+  bail?: boolean;
+  onResult?: (r: ScenarioResult) => void;
+}
+
+export interface ScenarioResult {
+  name: string;
+  file: string;
+  status: 'passed' | 'failed' | 'skipped';
+  reason: string | null;
+  duration_ms: number;
+  /** The step that failed: its number (from 1) and label. */
+  step: { number: number; label: string } | null;
+}
+
+export interface Report {
+  results: ScenarioResult[];
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+export const DEFAULT_PATH = 'scenarios';
+
+/** Runs the scenarios under `paths`; MissingPath and UsageError are the caller's exit 2. */
+export async function runScenarios(options: RunOptions): Promise<Report> {
+  const files = await findFiles(options.paths.length > 0 ? options.paths : [DEFAULT_PATH]);
+  const loaded = (await Promise.all(files.map(loadFile))).filter((l) =>
+    selected(l, options.filter),
+  );
+  const results: ScenarioResult[] = [];
+  const target = await openTarget(options);
+  let receiver: Receiver | undefined;
+  try {
+    receiver = await startReceiver();
+    for (const entry of loaded) {
+      const result = await runOne(entry, target, receiver, options.readKey);
+      results.push(result);
+      options.onResult?.(result);
+      if (options.bail && result.status === 'failed') {
+        break;
+      }
+    }
+  } finally {
+    await receiver?.close();
+    await target.close();
+  }
+  const count = (status: ScenarioResult['status']) =>
+    results.filter((r) => r.status === status).length;
+  return { results, passed: count('passed'), failed: count('failed'), skipped: count('skipped') };
+}
+
+/** --filter: the name contains the text, any case (a file that would not load: its path). */
+function selected(entry: Loaded, filter: string | undefined): boolean {
+  if (filter === undefined || filter === '') {
+    return true;
+  }
+  const name = entry.ok ? entry.scenario.name : entry.name;
+  return name.toLowerCase().includes(filter.toLowerCase());
+}
+
+async function runOne(
+  entry: Loaded,
+  target: Target,
+  receiver: Receiver,
+  readKey: string | undefined,
+): Promise<ScenarioResult> {
+  const started = performance.now();
+  const done = (
+    status: ScenarioResult['status'],
+    reason: string | null,
+    step: ScenarioResult['step'] = null,
+  ): ScenarioResult => ({
+    name: entry.ok ? entry.scenario.name : entry.name,
+    file: entry.file,
+    status,
+    reason,
+    duration_ms: Math.round(performance.now() - started),
+    step,
+  });
+  if (!entry.ok) {
+    return done('failed', entry.error);
+  }
+  const scenario = entry.scenario;
+  const skip = skipReason(scenario, target, readKey);
+  if (skip) {
+    return done('skipped', skip);
+  }
+  let session: Session;
+  try {
+    const keys = await target.keysFor(scenario.name, scenario.profile);
+    session = newSession(target, keys, receiver, dirname(entry.source));
+  } catch (err) {
+    return done('failed', `setting up its workspace failed: ${(err as Error).message}`);
+  }
+  try {
+    await runSteps(scenario.steps, session);
+    return done('passed', null);
+  } catch (err) {
+    if (err instanceof StepFailure) {
+      return done('failed', err.message, { number: err.step, label: err.label });
+    }
+    if (err instanceof SkipScenario) {
+      return done('skipped', err.message);
+    }
+    return done('failed', (err as Error).message);
+  } finally {
+    if (!target.isolated) {
+      await unsubscribeAll(session);
+    }
+    session.inbox?.close();
+  }
+}
+
+/** FORMAT.md: clock or admin steps need svc; `key: read` needs a read key. */
+function skipReason(
+  scenario: Scenario,
+  target: Target,
+  readKey: string | undefined,
+): string | undefined {
+  const needsControl = scenario.steps.some((s) => s.clock || s.admin);
+  if (needsControl && !target.control) {
+    return `it has clock or admin steps, and ${target.origin} has no svc control API`;
+  }
+  const needsRead = scenario.steps.some((s) => s.request?.key === 'read');
+  if (needsRead && !target.isolated && readKey === undefined) {
+    return 'a step uses key: read, and no read key was given (--read-key)';
+  }
+  return undefined;
+}
+
+/** A session for one run of steps; `run_id` is new each time (FORMAT.md, built-in names). */
+export function newSession(
+  target: Pick<Target, 'base' | 'origin' | 'control'>,
+  keys: Session['keys'],
+  receiver: Receiver | undefined,
+  dir: string,
+): Session {
+  const inbox = receiver?.open();
+  const vars = new Map<string, unknown>([['run_id', newRunId()]]);
+  if (keys.workspaceId !== undefined) {
+    vars.set('workspace_id', keys.workspaceId);
+  }
+  if (inbox) {
+    vars.set('receiver_url', inbox.url);
+  }
+  return {
+    base: target.base,
+    origin: target.origin,
+    control: target.control,
+    keys,
+    vars,
+    inbox,
+    dir,
+    webhooks: [],
+  };
+}
+
+function newRunId(): string {
+  return `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+}

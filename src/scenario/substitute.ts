@@ -1,0 +1,60 @@
+import { Literal } from './matchers';
+
+// FORMAT.md, `{{name}}`: a string that is exactly `{{name}}` takes the value with its JSON type;
+// inside a longer string the value is interpolated as text. An unknown name fails the step.
+
+export class UnknownName extends Error {
+  constructor(readonly variable: string) {
+    super(`{{${variable}}} is not a captured or built-in name`);
+  }
+}
+
+const WHOLE = /^\{\{\s*([A-Za-z_][\w-]*)\s*\}\}$/;
+const INNER = /\{\{\s*([A-Za-z_][\w-]*)\s*\}\}/g;
+
+export type Vars = ReadonlyMap<string, unknown>;
+
+/**
+ * `asLiteral`: for expectations; a value substituted whole that is an object or an array comes
+ * wrapped as a Literal, so what was captured is compared as data, never read as a matcher.
+ */
+export function substitute<T>(value: T, vars: Vars, asLiteral = false): T {
+  return walk(value, vars, asLiteral) as T;
+}
+
+function walk(value: unknown, vars: Vars, asLiteral: boolean): unknown {
+  if (typeof value === 'string') {
+    return substituteString(value, vars, asLiteral);
+  }
+  if (Array.isArray(value)) {
+    return value.map((item) => walk(item, vars, asLiteral));
+  }
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, vars, asLiteral)]));
+  }
+  return value;
+}
+
+function substituteString(text: string, vars: Vars, asLiteral: boolean): unknown {
+  const whole = WHOLE.exec(text);
+  if (whole?.[1] !== undefined) {
+    const found = lookup(whole[1], vars);
+    return asLiteral && typeof found === 'object' && found !== null ? new Literal(found) : found;
+  }
+  return text.replace(INNER, (_, name: string) => {
+    const found = lookup(name, vars);
+    return typeof found === 'string' ? found : JSON.stringify(found);
+  });
+}
+
+function lookup(name: string, vars: Vars): unknown {
+  if (!vars.has(name)) {
+    throw new UnknownName(name);
+  }
+  return vars.get(name);
+}
+
+/** Whether `value` mentions `{{name}}` anywhere (so a built-in costly to read is read only then). */
+export function mentions(value: unknown, name: string): boolean {
+  return new RegExp(`\\{\\{\\s*${name}\\s*\\}\\}`).test(JSON.stringify(value) ?? '');
+}
