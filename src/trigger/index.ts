@@ -1,0 +1,204 @@
+import { dirname } from 'node:path';
+import { EVENTS } from '../events/catalogue';
+import {
+  hasControlApi,
+  newSession,
+  normalizeBase,
+  runSteps,
+  type Step,
+  type StepRecord,
+} from '../scenario';
+import { asRecord, sendJson } from '../scenario/http';
+import { StepFailure } from '../scenario/session';
+import { deliveriesSince, type SentDelivery, subscriptionsFor } from './deliveries';
+import {
+  applyOverrides,
+  loadRecipe,
+  type Override,
+  type Recipe,
+  RecipeProblem,
+  recipeFile,
+} from './recipe';
+
+// svc trigger EVENT: runs the event's recipe through the scenario engine against a running svc,
+// then reports what went out for that event in that workspace.
+
+export { type Override, parseOverride, recipeFile } from './recipe';
+
+export interface TriggerOptions {
+  event: string;
+  /** A svc: http://HOST:PORT (or its base URL, .../v1). */
+  server: string;
+  key?: string;
+  workspace?: string;
+  overrides?: readonly Override[];
+  /** How long to wait for deliveries to be made and tried (default 3 s). */
+  waitMs?: number;
+  /** The recipe file (default fixtures/triggers/<event>.yaml of the package). */
+  recipe?: string;
+  out?: (line: string) => void;
+}
+
+export interface TriggerResult {
+  workspaceId: string;
+  steps: StepRecord[];
+  /** The step that failed: nothing after it ran, and no deliveries are looked for. */
+  failure: StepFailure | undefined;
+  subscribed: number;
+  deliveries: SentDelivery[];
+}
+
+/** Bad usage: an unknown event, a server that is not svc, a workspace that is not there. Exit 2. */
+export class TriggerUsage extends Error {}
+
+export async function trigger(options: TriggerOptions): Promise<TriggerResult> {
+  const out = options.out ?? (() => {});
+  if (!EVENTS.some((e) => e.event === options.event)) {
+    throw new TriggerUsage(
+      `unknown event ${options.event}; the events are: ${EVENTS.map((e) => e.event).join(', ')}`,
+    );
+  }
+  const { base, origin } = normalizeBase(options.server);
+  if (!(await hasControlApi(origin))) {
+    throw new TriggerUsage(
+      `${origin} is not a svc (no control API at ${origin}/__admin/clock); svc trigger needs one`,
+    );
+  }
+  let steps: Step[];
+  let recipe: Recipe;
+  try {
+    recipe = await loadRecipe(options.event, options.recipe ?? recipeFile(options.event));
+    steps = applyOverrides(recipe, options.overrides ?? []);
+  } catch (err) {
+    throw err instanceof RecipeProblem ? new TriggerUsage(err.message) : err;
+  }
+  const keys = await credentials(base, origin, options);
+  out(`svc trigger ${options.event}: ${recipe.name}`);
+  out(`  server    ${base} (workspace ${keys.workspaceId})`);
+  const since = await clockNow(origin);
+  const session = newSession(
+    { base, origin, control: true },
+    keys,
+    undefined,
+    dirname(recipe.file),
+  );
+  const records: StepRecord[] = [];
+  let failure: StepFailure | undefined;
+  try {
+    await runSteps(steps, session, {
+      onStep: (r) => {
+        records.push(r);
+        out(`  ${describeStep(r)}`);
+      },
+    });
+  } catch (err) {
+    if (!(err instanceof StepFailure)) {
+      throw err;
+    }
+    failure = err;
+    out(`  FAILED ${err.message}`);
+  }
+  const result: TriggerResult = {
+    workspaceId: keys.workspaceId,
+    steps: records,
+    failure,
+    subscribed: 0,
+    deliveries: [],
+  };
+  if (failure) {
+    return result;
+  }
+  const subscriptions = await subscriptionsFor(origin, keys.workspaceId, options.event);
+  result.subscribed = subscriptions.length;
+  if (subscriptions.length === 0) {
+    out(`no subscription in this workspace receives ${options.event}`);
+    return result;
+  }
+  result.deliveries = await deliveriesSince(
+    origin,
+    subscriptions,
+    options.event,
+    since,
+    options.waitMs ?? 3000,
+  );
+  out(`deliveries of ${options.event}:`);
+  for (const d of result.deliveries) {
+    const status =
+      d.status_code === null ? (d.error ?? 'not tried yet') : `answered ${d.status_code}`;
+    out(`  ${d.event_id} to ${d.webhook_id} ${d.target_url}: ${d.state}, ${status}`);
+  }
+  for (const s of subscriptions.filter(
+    (s) => !result.deliveries.some((d) => d.webhook_id === s.id),
+  )) {
+    out(
+      `  none to ${s.id} ${s.target_url}${s.disabled ? ' (switched off)' : ' (its filters did not match?)'}`,
+    );
+  }
+  return result;
+}
+
+/** `POST /jobs -> 201 job 6f1c...` */
+function describeStep(r: StepRecord): string {
+  const body = asRecord(r.body);
+  const made = [body.object, body.id].filter((v) => typeof v === 'string').join(' ');
+  const call = r.method ? `${r.method} ${r.path} -> ${r.status}` : r.label;
+  return made === '' ? call : `${call} ${made}`;
+}
+
+interface TriggerKeys {
+  write: string;
+  read: undefined;
+  workspaceId: string;
+}
+
+/** --key as given; --workspace (or the first workspace) gets a write key made for the trigger. */
+async function credentials(
+  base: string,
+  origin: string,
+  options: TriggerOptions,
+): Promise<TriggerKeys> {
+  if (options.key !== undefined) {
+    const ping = await sendJson('GET', `${base}/ping`, undefined, options.key);
+    const id = asRecord(ping.body).workspace_id;
+    if (ping.status !== 200 || typeof id !== 'string') {
+      throw new TriggerUsage(
+        `--key is not a working key of ${base} (GET /ping answered ${ping.status})`,
+      );
+    }
+    return { write: options.key, read: undefined, workspaceId: id };
+  }
+  const workspaceId = options.workspace ?? (await firstWorkspace(origin));
+  const made = await sendJson(
+    'POST',
+    `${origin}/__admin/workspaces/${encodeURIComponent(workspaceId)}/keys`,
+    { name: 'svc trigger', access: 'write' },
+  );
+  const key = asRecord(made.body).key;
+  if (made.status !== 201 || typeof key !== 'string') {
+    throw new TriggerUsage(
+      `no workspace ${workspaceId} on ${origin} (a key for it answered ${made.status})`,
+    );
+  }
+  return { write: key, read: undefined, workspaceId };
+}
+
+async function firstWorkspace(origin: string): Promise<string> {
+  const list = await sendJson('GET', `${origin}/__admin/workspaces?limit=1`);
+  const first = asRecord(
+    Array.isArray(asRecord(list.body).data)
+      ? (asRecord(list.body).data as unknown[])[0]
+      : undefined,
+  );
+  if (typeof first.id !== 'string') {
+    throw new TriggerUsage(
+      `${origin} has no workspace; make one (svc seed, or POST /__admin/workspaces) or pass --key`,
+    );
+  }
+  return first.id;
+}
+
+async function clockNow(origin: string): Promise<string> {
+  const answer = await sendJson('GET', `${origin}/__admin/clock`);
+  const now = asRecord(answer.body).now;
+  return typeof now === 'string' ? now : new Date().toISOString();
+}
