@@ -24,6 +24,9 @@ export async function main(argv: string[], hooks: Hooks = {}): Promise<void> {
   serveCommand(program, hooks);
   seedCommand(program);
   (await import('./webhook')).webhookCommand(program);
+  (await import('./scenario')).scenarioCommand(program);
+  (await import('./trigger')).triggerCommand(program);
+  (await import('./replay')).replayCommand(program);
   program
     .command('warm', { hidden: true })
     .description('run the hot paths once in memory, so the code cache covers them (npm run build)')
@@ -54,10 +57,10 @@ export async function main(argv: string[], hooks: Hooks = {}): Promise<void> {
 
 /**
  * The first word of `args` that names no command where a command is expected, with the help to
- * read instead. Checked before commander parses: commander answers `svc replay --help` with the
+ * read instead. Checked before commander parses: commander answers `svc nope --help` with the
  * parent's help and exit 0, which hides that the command does not exist. Only commands with
- * subcommands are looked into; their options (-h, -v) take no values, so the first word not
- * starting with '-' is the command.
+ * subcommands are looked into. A command may have options of its own as well as subcommands
+ * (`svc replay --from x`, `svc replay deliveries`): the value of one of its options is no word.
  */
 function unknownCommand(
   program: Command,
@@ -65,11 +68,27 @@ function unknownCommand(
 ): { name: string; help: string } | undefined {
   let command = program;
   const path: string[] = [];
-  const words = args.filter((arg) => !arg.startsWith('-'));
-  for (let i = 0; i < words.length && command.commands.length > 0; i++) {
-    const word = words[i] as string;
+  let i = 0;
+  const nextWord = (): string | undefined => {
+    for (; i < args.length; i++) {
+      const arg = args[i] as string;
+      if (!arg.startsWith('-')) {
+        i++;
+        return arg;
+      }
+      if (!arg.includes('=') && takesValue(command, arg)) {
+        i++;
+      }
+    }
+    return undefined;
+  };
+  for (
+    let word = nextWord();
+    word !== undefined && command.commands.length > 0;
+    word = nextWord()
+  ) {
     // `svc help <command>`: commander's help command takes one name, of this level's commands
-    const named = word === 'help' ? words[i + 1] : word;
+    const named = word === 'help' ? nextWord() : word;
     const next = named === undefined ? command : findCommand(command, named);
     if (!next) {
       return { name: [...path, named].join(' '), help: ['svc', ...path, '--help'].join(' ') };
@@ -81,6 +100,12 @@ function unknownCommand(
     path.push(word);
   }
   return undefined;
+}
+
+/** `--from` of `svc replay`: an option of `command` followed by its value. */
+function takesValue(command: Command, flag: string): boolean {
+  const option = command.options.find((o) => o.long === flag || o.short === flag);
+  return option !== undefined && (option.required || option.optional);
 }
 
 function findCommand(parent: Command, name: string): Command | undefined {

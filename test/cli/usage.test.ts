@@ -79,6 +79,8 @@ describe('usage errors', () => {
     ['seed --profile bogus', ['seed', '--profile', 'bogus']],
     ['seed --seed x', ['seed', '--seed', 'x']],
     ['an unknown command', ['frobnicate']],
+    ['replay without --from and --to', ['replay']],
+    ['trigger without an event', ['trigger']],
   ])('%s exits 2 with exactly one line on stderr', async (_what, args) => {
     // run in an empty directory: a usage error must not touch any data file
     const cwd = await tempDir();
@@ -92,14 +94,12 @@ describe('usage errors', () => {
 
 describe('unknown commands', () => {
   test.each([
-    [['replay'], 'replay', 'svc --help'],
-    [['replay', '--help'], 'replay', 'svc --help'],
-    [['scenario', '--help'], 'scenario', 'svc --help'],
-    [['scenario', 'run'], 'scenario', 'svc --help'],
-    [['scenario', 'run', '--help'], 'scenario', 'svc --help'],
     [['nope'], 'nope', 'svc --help'],
     [['nope', '-h'], 'nope', 'svc --help'],
-    [['help', 'replay'], 'replay', 'svc --help'],
+    [['nope', 'run', '--help'], 'nope', 'svc --help'],
+    [['help', 'nope'], 'nope', 'svc --help'],
+    [['replay', 'nope'], 'replay nope', 'svc replay --help'],
+    [['scenario', 'nope'], 'scenario nope', 'svc scenario --help'],
     [['webhook', 'nope'], 'webhook nope', 'svc webhook --help'],
     [['webhook', 'nope', '--help'], 'webhook nope', 'svc webhook --help'],
   ])(
@@ -124,6 +124,12 @@ describe('unknown commands', () => {
     [['webhook', '--help']],
     [['webhook', 'listen', '--help']],
     [['help', 'webhook']],
+    [['replay', '--help']],
+    [['replay', 'deliveries', '--help']],
+    [['help', 'replay']],
+    [['scenario', '--help']],
+    [['scenario', 'run', '--help']],
+    [['trigger', '--help']],
   ])('svc %j still prints help and exits 0', async (args) => {
     const run = await runSvc(args);
     expect(run.code).toBe(0);

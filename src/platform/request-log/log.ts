@@ -31,6 +31,10 @@ export interface RequestFilter {
   path?: string | undefined;
   /** An exact status (`404`) or a class (`4xx`). */
   status?: string | undefined;
+  /** Calls made at or after this ISO instant. */
+  since?: string | undefined;
+  /** Calls made before this ISO instant. */
+  until?: string | undefined;
 }
 
 const RETAIN_MS = 14 * 24 * 60 * 60 * 1000; // spec, Limits: 14 days
@@ -42,6 +46,9 @@ const PURGE_BATCH_MS = 60 * 60 * 1000;
 // Lines go to the file in batches: a write a request was a thread-pool round trip each.
 const FLUSH_MS = 10;
 const FLUSH_BYTES = 512 * 1024;
+// An export reads its entries back from the files this many at a time: memory stays that of one
+// batch, whatever the log holds.
+const EXPORT_BATCH = 200;
 
 /** The files of the request log kept beside a data file, the current one first. */
 export const requestLogFiles = (data: string): string[] => [
@@ -184,6 +191,27 @@ export class RequestLog {
     return { data: await this.#whole(found), hasMore };
   }
 
+  /**
+   * Every entry matching `filter`, oldest first, in batches read back from the files one at a
+   * time (see EXPORT_BATCH). Which entries is settled when it starts; one the files lost by then
+   * (rotated away) is left out.
+   */
+  async *export(filter: RequestFilter): AsyncGenerator<LoggedRequest[]> {
+    await this.load();
+    this.#drain();
+    const cutoff = this.#clock.nowMs() - RETAIN_MS;
+    const found: Indexed[] = [];
+    for (let i = Math.max(this.#entries.length - MAX_ENTRIES, 0); i < this.#entries.length; i++) {
+      const entry = this.#entries[i] as Indexed;
+      if (entry.atMs > cutoff && matches(entry, filter)) {
+        found.push(entry);
+      }
+    }
+    for (let i = 0; i < found.length; i += EXPORT_BATCH) {
+      yield await this.#whole(found.slice(i, i + EXPORT_BATCH));
+    }
+  }
+
   /** Waits for lines handed to the file so far. */
   async close(): Promise<void> {
     await this.#loaded;
@@ -275,6 +303,12 @@ function matches(entry: Indexed, filter: RequestFilter): boolean {
     return false;
   }
   if (filter.path !== undefined && !pathMatches(entry.path, filter.path)) {
+    return false;
+  }
+  if (filter.since !== undefined && entry.atMs < Date.parse(filter.since)) {
+    return false;
+  }
+  if (filter.until !== undefined && entry.atMs >= Date.parse(filter.until)) {
     return false;
   }
   if (filter.status !== undefined) {
