@@ -42,9 +42,11 @@ const agents = {
 const timedOutAfter = (timeoutMs: number) => `timed out after ${timeoutMs / 1000} s`;
 
 function describe(err: NodeJS.ErrnoException, timeoutMs: number, timedOut: boolean): string {
-  if (timedOut) {
-    return timedOutAfter(timeoutMs);
-  }
+  return timedOut ? timedOutAfter(timeoutMs) : networkErrorText(err);
+}
+
+/** A failed connection in words a person reads in a log: the delivery log's and svc replay's. */
+export function networkErrorText(err: NodeJS.ErrnoException): string {
   switch (err.code) {
     case 'ECONNREFUSED':
       return 'connection refused';

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { networkErrorText } from '../deliveries/send';
 
 // One request of a replay. node:http rather than fetch, as src/deliveries/send.ts: fetch refuses
 // a list of "bad ports" a server may well listen on, and follows redirects, which a replay must
@@ -46,7 +47,7 @@ export function send(out: Outgoing, timeoutMs = TIMEOUT_MS): Promise<Reply> {
     );
     req.on('error', (err: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      resolve({ error: describe(err) });
+      resolve({ error: networkErrorText(err) });
     });
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
@@ -57,23 +58,9 @@ export function send(out: Outgoing, timeoutMs = TIMEOUT_MS): Promise<Reply> {
       });
       res.on('error', (err: NodeJS.ErrnoException) => {
         clearTimeout(timer);
-        resolve({ error: describe(err) });
+        resolve({ error: networkErrorText(err) });
       });
     });
     req.end(body);
   });
-}
-
-function describe(err: NodeJS.ErrnoException): string {
-  switch (err.code) {
-    case 'ECONNREFUSED':
-      return 'connection refused';
-    case 'ECONNRESET':
-      return 'connection reset';
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return 'host not found';
-    default:
-      return err.code ? `${err.code}: ${err.message}` : err.message;
-  }
 }
