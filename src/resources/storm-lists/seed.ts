@@ -28,29 +28,50 @@ const HOUR = DAY / 24;
 
 const inches = (n: number) => `${n.toFixed(2)}"`;
 
-/** The point of a swath's centre line nearest the market (checked every tenth of a segment). */
-function nearestPoint(s: Seeding, swath: Swath): { latitude: number; longitude: number } {
+/** How near a ZIP's centre a point must be for the houses of a list round it to be there. */
+const HOUSES_MI = 2;
+
+/**
+ * The point of a swath's centre line nearest the market where people live (checked every tenth of
+ * a segment), or none: a storm that crossed only empty country near the market builds no list.
+ */
+function nearestPoint(
+  s: Seeding,
+  geo: Geography,
+  swath: Swath,
+): { latitude: number; longitude: number } | undefined {
   const { latitude: lat, longitude: lon } = s.market;
-  let best = { latitude: lat, longitude: lon, miles: Number.POSITIVE_INFINITY };
+  let best: { latitude: number; longitude: number; miles: number } | undefined;
   swath.path.forEach(([aLat, aLon], k) => {
     const [bLat, bLon] = swath.path[k + 1] ?? [aLat, aLon];
     for (let f = 0; f <= 1; f += 0.1) {
       const p = { latitude: aLat + f * (bLat - aLat), longitude: aLon + f * (bLon - aLon) };
       const miles = milesBetween(lat, lon, p.latitude, p.longitude);
-      if (miles < best.miles) {
+      if (
+        miles <= MARKET_MI &&
+        (best === undefined || miles < best.miles) &&
+        geo.within(p.latitude, p.longitude, HOUSES_MI).length > 0
+      ) {
         best = { ...p, miles };
       }
     }
   });
-  return { latitude: best.latitude, longitude: best.longitude };
+  return best && { latitude: best.latitude, longitude: best.longitude };
+}
+
+interface Storm {
+  swath: Swath;
+  /** Where its lists are drawn: the point of it nearest the market where people live. */
+  at: { latitude: number; longitude: number };
 }
 
 /**
  * The market's two biggest hail days of the year to `to` (each its biggest swath), looking a
- * year further back, up to three, while it has fewer: a quiet market still shows its lists.
+ * year further back, up to three, while it has fewer: a quiet market still shows its lists. A
+ * storm that crossed only empty country near the market is passed over: its lists would be empty.
  */
-function stormsOf(s: Seeding, to: string): Swath[] {
-  const byDay = new Map<string, Swath>();
+function stormsOf(s: Seeding, geo: Geography, to: string): Storm[] {
+  const byDay = new Map<string, Storm>();
   for (let year = 0; year < 3 && byDay.size < 2; year++) {
     const end = addDays(to, -365 * year);
     const near = swathsNear(
@@ -61,14 +82,21 @@ function stormsOf(s: Seeding, to: string): Swath[] {
       end,
     );
     for (const swath of near) {
-      const kept = byDay.get(swath.date);
-      if (swath.peak_size_in >= 1 && (!kept || swath.peak_size_in > kept.peak_size_in)) {
-        byDay.set(swath.date, swath);
+      const kept = byDay.get(swath.date)?.swath;
+      if (swath.peak_size_in < 1 || (kept && swath.peak_size_in <= kept.peak_size_in)) {
+        continue;
+      }
+      const at = nearestPoint(s, geo, swath);
+      if (at) {
+        byDay.set(swath.date, { swath, at });
       }
     }
   }
   return [...byDay.values()]
-    .sort((a, b) => b.peak_size_in - a.peak_size_in || (a.date < b.date ? 1 : -1))
+    .sort(
+      (a, b) =>
+        b.swath.peak_size_in - a.swath.peak_size_in || (a.swath.date < b.swath.date ? 1 : -1),
+    )
     .slice(0, 2);
 }
 
@@ -98,15 +126,14 @@ function drawnAround(at: { latitude: number; longitude: number }, miles: number)
   return { kind: 'drawn', polygon };
 }
 
-function plans(s: Seeding): Plan[] {
+function plans(s: Seeding, geo: Geography): Plan[] {
   const to = centralDate(s.until - DAY);
   const from = addDays(to, -364);
   const out: Plan[] = [];
   const city = s.market.city;
-  stormsOf(s, to)
-    .sort((a, b) => (a.date < b.date ? -1 : 1))
-    .forEach((swath, k) => {
-      const at = nearestPoint(s, swath);
+  stormsOf(s, geo, to)
+    .sort((a, b) => (a.swath.date < b.swath.date ? -1 : 1))
+    .forEach(({ swath, at }, k) => {
       const min = swath.peak_size_in >= 2 ? 1.25 : 1;
       out.push({
         name: `Nightly hail ${inches(min)}+ ${swath.date}`,
@@ -160,7 +187,7 @@ export function stormListSeed(geo: Geography): SeedStep {
       if (s.profile !== 'demo') {
         return;
       }
-      const ordered = plans(s).sort((a, b) => builtMs(s, a) - builtMs(s, b));
+      const ordered = plans(s, geo).sort((a, b) => builtMs(s, a) - builtMs(s, b));
       for (const plan of ordered) {
         const done = builtMs(s, plan);
         const asked: StormList = {
