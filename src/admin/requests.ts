@@ -1,6 +1,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { TypedResponse } from 'hono';
 import type { AppEnv } from '../platform/context';
+import { ApiError } from '../platform/errors';
 import { errorResponses, standardHeaders } from '../platform/openapi/responses';
 import { listOf } from '../platform/openapi/schemas';
 import { instantParam, limitParam } from '../platform/paging';
@@ -46,7 +47,7 @@ const list = createRoute({
         .regex(/^([1-5]\d\d|[1-5][xX][xX])$/, 'must be a status such as 404 or a class such as 4xx')
         .optional(),
       since: instantParam('Calls made at or after'),
-      until: instantParam('Calls made before'),
+      until: instantParam('Calls made before; after since when both are given'),
       format: z
         .enum(['json', 'jsonl'])
         .default('json')
@@ -76,6 +77,11 @@ const list = createRoute({
 export function requestLogAdmin(log: RequestLog) {
   return new OpenAPIHono<AppEnv>().openapi(list, async (c) => {
     const { limit, cursor, format, ...filter } = c.req.valid('query');
+    // decisions.md, Request log: a window that ends where or before it starts is a mistake, as
+    // `svc replay --since/--until` says, not an empty log (both formats).
+    if (filter.since !== undefined && filter.until !== undefined && filter.until <= filter.since) {
+      throw new ApiError('invalid_request', 'until must be after since', 'until');
+    }
     if (format === 'jsonl') {
       // The document's ndjson answer has no zod schema (see above), so no type to check it by.
       const res: Response = c.body(exportStream(log, filter), 200, {

@@ -113,8 +113,9 @@ const replayHelp = [
   '  svc replay --from log.jsonl --to http://127.0.0.1:4011/v1 \\',
   '    --key-map key_old_write=svc_live_... --key-map key_old_read=svc_live_... --compare --junit replay.xml',
   '',
-  'Requests go oldest first; an id a recorded create made is replaced by the one the new answer',
-  'made, in every later path, query and body. A truncated or multipart request body is skipped.',
+  'Requests go oldest first; an id a recorded create made (or a next_cursor a recorded list page',
+  'gave) is replaced by the one the new answer gave, in every later path, query and body.',
+  'A truncated or multipart request body is skipped. Lines show the recorded path and query.',
   'Exit 0: sent (with --compare: all same); 1: a difference, or no answer; 2: bad usage.',
 ].join('\n');
 

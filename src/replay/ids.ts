@@ -1,10 +1,18 @@
 // Ids follow: an id a recorded answer created is mapped to the one the replayed answer created,
-// and every later path, query and body has it replaced, whole ids only.
+// and every later path, query and body has it replaced, whole ids only. Cursors follow the same
+// way: a recorded list's next_cursor is mapped to the one the replayed list gave.
 
 const TOKEN = /[A-Za-z0-9_-]+/g;
+/** A cursor's letters: base64 and base64url, and `.`, `~`, `=` (svc's are `payload.mac`). */
+const WIDE_TOKEN = /[A-Za-z0-9_.~+=-]+/g;
 
 export class IdMap {
   readonly #map = new Map<string, string>();
+  /** Recorded next_cursor to the replayed one; exact, as cursors are opaque and case-sensitive. */
+  readonly #cursors = new Map<string, string>();
+  /** A list (its path and query but the cursor) to its replayed next_cursor, when the log
+   * truncated the recorded page and so lost the recorded next_cursor. */
+  readonly #unread = new Map<string, string>();
 
   get size(): number {
     return this.#map.size;
@@ -19,10 +27,65 @@ export class IdMap {
    * so an id inside a longer word is left alone; ids are case-insensitive (decisions.md).
    */
   apply(text: string): string {
+    if (this.#map.size === 0 && this.#cursors.size === 0) {
+      return text;
+    }
+    // A whole mapped cursor first (its letters include `.`, `+`, `=`), else the ids in it.
+    return text.replace(WIDE_TOKEN, (wide) => this.#cursors.get(wide) ?? this.#ids(wide));
+  }
+
+  /** A query value: a mapped cursor when the whole value is one, else as apply. */
+  applyValue(value: string): string {
+    return this.#cursors.get(value) ?? this.apply(value);
+  }
+
+  /**
+   * The `cursor` of a request of `list`: the mapped one; or, when the recorded page before it was
+   * truncated in the log, the next_cursor the replayed page gave (learnUnreadCursor).
+   */
+  applyCursor(list: string, recorded: string): string {
+    const known = this.#cursors.get(recorded);
+    if (known !== undefined) {
+      return known;
+    }
+    const unread = this.#unread.get(list);
+    if (unread !== undefined) {
+      this.#unread.delete(list);
+      this.#cursors.set(recorded, unread);
+      return unread;
+    }
+    return this.apply(recorded);
+  }
+
+  /** A list page whose recorded answer the log truncated: the replayed next_cursor, kept. */
+  learnUnreadCursor(list: string, now: unknown): void {
+    const is = isObject(now) ? now.next_cursor : undefined;
+    if (typeof is === 'string') {
+      this.#unread.set(list, is);
+    } else {
+      this.#unread.delete(list);
+    }
+  }
+
+  #ids(text: string): string {
     if (this.#map.size === 0) {
       return text;
     }
     return text.replace(TOKEN, (token) => this.#map.get(token.toLowerCase()) ?? token);
+  }
+
+  /**
+   * Learns from a list page answered in both: the recorded `next_cursor` is the replayed one
+   * from now on, so a later page asked with the recorded cursor is asked with the target's.
+   */
+  learnCursor(recorded: unknown, now: unknown): void {
+    if (!isObject(recorded) || !isObject(now)) {
+      return;
+    }
+    const [was, is] = [recorded.next_cursor, now.next_cursor];
+    if (typeof was === 'string' && typeof is === 'string' && was !== '' && was !== is) {
+      this.#cursors.set(was, is);
+    }
   }
 
   /**

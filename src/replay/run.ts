@@ -19,6 +19,7 @@ export interface Target {
 
 export interface Outcome {
   method: string;
+  /** The recorded path and query (shownPath). */
   path: string;
   recorded_status: number;
   /** The new answer's status; null when nothing came (skipped, or no answer). */
@@ -87,10 +88,19 @@ const header = (entry: SourceEntry, name: string): string | undefined =>
   entry.request_headers[name] ??
   Object.entries(entry.request_headers).find(([k]) => k.toLowerCase() === name)?.[1];
 
+/**
+ * The path a result line shows: the recorded one with its recorded query, so two pages of one
+ * list can be told apart; ids as recorded, as the source shows them.
+ */
+export function shownPath(entry: Pick<SourceEntry, 'path' | 'query'>): string {
+  const query = new URLSearchParams(entry.query).toString();
+  return query === '' ? entry.path : `${entry.path}?${query}`;
+}
+
 function skipped(entry: SourceEntry, reason: string): Outcome {
   return {
     method: entry.method,
-    path: entry.path,
+    path: shownPath(entry),
     recorded_status: entry.status,
     status: null,
     result: 'skipped',
@@ -107,8 +117,12 @@ async function replayOne(
   target: Target,
   ids: IdMap,
 ): Promise<Outcome> {
+  const list = listOf(entry);
   const query = new URLSearchParams(
-    Object.entries(entry.query).map(([k, v]) => [k, ids.apply(v)] as [string, string]),
+    Object.entries(entry.query).map(
+      ([k, v]) =>
+        [k, k === 'cursor' ? ids.applyCursor(list, v) : ids.applyValue(v)] as [string, string],
+    ),
   ).toString();
   const headers: Record<string, string> = { Authorization: `Bearer ${keyFor(entry, target)}` };
   const type = header(entry, 'content-type');
@@ -127,7 +141,7 @@ async function replayOne(
     body: entry.request_body === null ? null : ids.apply(entry.request_body),
   });
   const duration_ms = Math.round(performance.now() - started);
-  const common = { method: entry.method, path: entry.path, recorded_status: entry.status };
+  const common = { method: entry.method, path: shownPath(entry), recorded_status: entry.status };
   if ('error' in reply) {
     const differences = [`no answer: ${reply.error}`];
     return {
@@ -140,7 +154,7 @@ async function replayOne(
       duration_ms,
     };
   }
-  learnIds(entry, reply, ids);
+  learnIds(entry, reply, ids, list);
   const { differences, note } = target.compare
     ? compareAnswers(recordedAnswer(entry), {
         status: reply.status,
@@ -170,21 +184,49 @@ const statusOnly = (recorded: number, now: number) => ({
   note: null,
 });
 
-/** A create answered in both: the ids it made (see IdMap.learn). */
-function learnIds(entry: SourceEntry, reply: { status: number; body: string }, ids: IdMap): void {
-  const created = (status: number) => status >= 200 && status < 300;
-  if (
-    entry.method !== 'POST' ||
-    !created(entry.status) ||
-    !created(reply.status) ||
-    entry.response_body_truncated ||
-    entry.response_body === null
-  ) {
+/**
+ * A list, as its pages share it: method, path and query but the cursor (recorded values). The
+ * cursor a page was asked with is mapped before its answer is learnt from, so this is stable.
+ */
+function listOf(entry: SourceEntry): string {
+  const query = Object.entries(entry.query)
+    .filter(([k]) => k !== 'cursor')
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `${entry.method} ${entry.path}?${new URLSearchParams(query)}`;
+}
+
+/**
+ * An answer that succeeded in both: the ids a create made (see IdMap.learn) and the next_cursor
+ * of a list page (see IdMap.learnCursor; learnUnreadCursor when the log truncated the page).
+ */
+function learnIds(
+  entry: SourceEntry,
+  reply: { status: number; body: string },
+  ids: IdMap,
+  list: string,
+): void {
+  const ok = (status: number) => status >= 200 && status < 300;
+  if (!ok(entry.status) || !ok(reply.status) || entry.response_body === null) {
     return;
   }
+  let now: unknown;
   try {
-    ids.learn(JSON.parse(entry.response_body), JSON.parse(reply.body));
+    now = JSON.parse(reply.body);
   } catch {
-    // not JSON: nothing to learn
+    return; // not JSON: nothing to learn
   }
+  if (entry.response_body_truncated) {
+    ids.learnUnreadCursor(list, now);
+    return;
+  }
+  let recorded: unknown;
+  try {
+    recorded = JSON.parse(entry.response_body);
+  } catch {
+    return;
+  }
+  if (entry.method === 'POST') {
+    ids.learn(recorded, now);
+  }
+  ids.learnCursor(recorded, now);
 }

@@ -74,6 +74,33 @@ describe('compareAnswers', () => {
     expect(compareAnswers(recorded, now).differences).toEqual(differences);
   });
 
+  test.each([
+    ['text', { status: 502, body: 'Bad gateway', truncated: false }],
+    ['nothing', { status: 404, body: '', truncated: false }],
+    ['JSON that is no envelope', ok({ error: 'gone' }, 404)],
+    ['an envelope without a code', ok({ error: { message: 'gone' } }, 404)],
+  ])('a recorded error against %s names the recorded code against none', (_what, now) => {
+    const differences = compareAnswers(error(404, 'not_found'), now).differences;
+    expect(differences).toContain('error code: none, recorded not_found');
+  });
+
+  test('a new error where the recorded answer had none names its field too', () => {
+    expect(
+      compareAnswers(ok({ object: 'list', data: [] }), error(400, 'invalid_request', 'cursor'))
+        .differences,
+    ).toEqual([
+      'status: 400, recorded 200',
+      'error code: invalid_request, recorded none',
+      'error field: cursor, recorded none',
+    ]);
+    // and the other way: a recorded error's field against none
+    expect(compareAnswers(error(400, 'invalid_request', 'email'), ok({})).differences).toEqual([
+      'status: 200, recorded 400',
+      'error code: none, recorded invalid_request',
+      'error field: none, recorded email',
+    ]);
+  });
+
   test('the message, request_id and doc_url of an error are no difference', () => {
     const a = ok(
       { error: { code: 'not_found', message: 'a', request_id: 'r1', doc_url: 'u1' } },

@@ -150,4 +150,28 @@ describe('since and until on GET /__admin/requests', () => {
       expect(res.body.error).toMatchObject({ code: 'invalid_request', field: name });
     }
   });
+
+  test('an until not after since is 400 invalid_request, field until, in both formats', async () => {
+    const { h } = await setup();
+    const windows: [string, string][] = [
+      ['2026-11-26', '2026-11-25'],
+      ['2026-11-25T12:00:00Z', '2026-11-25T12:00:00.000Z'],
+      ['2026-11-25T13:00:00+01:00', '2026-11-25'],
+    ];
+    for (const [since, until] of windows) {
+      for (const format of ['json', 'jsonl']) {
+        const res = await h.admin.get('/requests', {
+          query: { since, until, format },
+          invalid: true,
+        });
+        expect([since, until, format, res.status]).toEqual([since, until, format, 400]);
+        expect(res.body.error).toMatchObject({ code: 'invalid_request', field: 'until' });
+      }
+    }
+    // one millisecond after is a window
+    const ok = await h.admin.get('/requests', {
+      query: { since: '2026-11-25T12:00:00Z', until: '2026-11-25T12:00:00.001Z' },
+    });
+    expect(ok.status).toBe(200);
+  });
 });

@@ -41,4 +41,30 @@ describe('IdMap', () => {
     ids.learn({ id: OLD, job: { id: NEW } }, { id: OLD, job: { id: NEW } });
     expect(ids.size).toBe(0);
   });
+
+  test('cursors follow: a recorded next_cursor is the replayed one, whole, in queries and bodies', () => {
+    const ids = new IdMap();
+    const X = 'WyIyMDI2LTExLTI1VDEwOjAwOjAwLjAwMFoiLCJhIl0.Qx-7_mac';
+    const Y = 'WyIyMDI2LTExLTI2VDEwOjAwOjAwLjAwMFoiLCJiIl0.Zz-9_mac';
+    ids.learnCursor({ object: 'list', next_cursor: X }, { object: 'list', next_cursor: Y });
+    expect(ids.applyValue(X)).toBe(Y);
+    expect(ids.apply(`{"cursor":"${X}"}`)).toBe(`{"cursor":"${Y}"}`);
+    // a whole token only, and exactly: cursors are case-sensitive
+    expect(ids.applyValue(`${X}x`)).toBe(`${X}x`);
+    expect(ids.applyValue(X.toLowerCase())).toBe(X.toLowerCase());
+    // a last page (null) or the same cursor maps nothing
+    const none = new IdMap();
+    none.learnCursor({ next_cursor: null }, { next_cursor: Y });
+    none.learnCursor({ next_cursor: X }, { next_cursor: X });
+    expect(none.applyValue(X)).toBe(X);
+  });
+
+  test('a cursor whose recorded page the log truncated follows the replayed page of that list', () => {
+    const ids = new IdMap();
+    ids.learnUnreadCursor('GET /v1/contacts?limit=50', { object: 'list', next_cursor: 'new.1' });
+    expect(ids.applyCursor('GET /v1/jobs?limit=50', 'old.1')).toBe('old.1');
+    expect(ids.applyCursor('GET /v1/contacts?limit=50', 'old.1')).toBe('new.1');
+    // learnt: the same recorded cursor again is the same new one
+    expect(ids.applyCursor('GET /v1/contacts?limit=50', 'old.1')).toBe('new.1');
+  });
 });

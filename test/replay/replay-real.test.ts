@@ -393,3 +393,76 @@ describe('what svc replay selects', () => {
     expect(wrong.report.requests[0]?.differences[0]).toBe('status: 201, recorded 403');
   });
 });
+
+describe('svc replay of a list paged with cursors', () => {
+  /** On A: five contacts, then GET /v1/contacts?limit=2 and its next two pages by next_cursor. */
+  const recordPaging = async () => {
+    const ws = await workspace(a.url);
+    const v1 = `${a.url}/v1`;
+    for (const first_name of ['Ada', 'Bea', 'Cy', 'Di', 'Ed']) {
+      expect((await call('POST', `${v1}/contacts`, ws.key, { first_name })).status).toBe(201);
+    }
+    const cursors: string[] = [];
+    let page = await call('GET', `${v1}/contacts?limit=2`, ws.key);
+    while (page.body.next_cursor) {
+      cursors.push(page.body.next_cursor);
+      page = await call(
+        'GET',
+        `${v1}/contacts?limit=2&cursor=${encodeURIComponent(page.body.next_cursor)}`,
+        ws.key,
+      );
+      expect(page.status).toBe(200);
+    }
+    expect(cursors).toHaveLength(2);
+    return { ws, cursors };
+  };
+
+  test('cursors follow: a recorded session paging through a list replays same end to end, each page its own line', async () => {
+    const { ws, cursors } = await recordPaging();
+    const target = await workspace(b.url);
+    const junit = join(await tempDir(), 'paging.xml');
+    const args = ['--from', a.url, '--workspace', ws.id, '--to', b.url, '--key', target.key];
+    const run = await replayJson([...args, '--compare', '--junit', junit]);
+    expect(run.report.requests.filter((r) => r.result !== 'same')).toEqual([]);
+    expect(run.code).toBe(0);
+    expect(run.report).toMatchObject({ same: 8, different: 0, skipped: 0 });
+    // the pages are told apart by their query, the recorded cursor as recorded
+    const pages = run.report.requests.slice(5).map((r) => `${r.method} ${r.path}`);
+    expect(pages).toEqual([
+      'GET /v1/contacts?limit=2',
+      `GET /v1/contacts?limit=2&cursor=${encodeURIComponent(cursors[0] ?? '')}`,
+      `GET /v1/contacts?limit=2&cursor=${encodeURIComponent(cursors[1] ?? '')}`,
+    ]);
+    const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(
+      await readFile(junit, 'utf8'),
+    );
+    expect(doc.testsuites.testsuite.testcase[6].name).toBe(`7 ${pages[1]}`);
+    // the target was asked with its own cursors, never the recorded ones
+    const log = await fetch(`${b.url}/__admin/requests?format=jsonl&workspace_id=${target.id}`);
+    const sent = await log.text();
+    for (const cursor of cursors) {
+      expect(sent).not.toContain(cursor);
+    }
+    // the text lines too, to a fresh workspace again
+    const again = await workspace(b.url);
+    const text = await runSvc(['replay', ...args.slice(0, -1), again.key, '--compare']);
+    expect(text.stdout).toContain(`${pages[2]}  200 (recorded 200)  same`);
+  });
+
+  test('a page the log truncated still passes its cursor on: the next page is asked with the target’s', async () => {
+    const { ws } = await recordPaging();
+    const file = await exportTo(a.url, ws.id);
+    const entries = (await readFile(file, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    const first = entries.find((e) => e.method === 'GET' && e.query.cursor === undefined);
+    first.response_body = first.response_body.slice(0, 40);
+    first.response_body_truncated = true;
+    await writeFile(file, `${entries.map((e) => JSON.stringify(e)).join('\n')}\n`);
+    const target = await workspace(b.url);
+    const run = await replayJson(['--from', file, '--to', b.url, '--key', target.key, '--compare']);
+    expect(run.report.requests.filter((r) => r.result !== 'same')).toEqual([]);
+    expect(run.code).toBe(0);
+  });
+});
