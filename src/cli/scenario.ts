@@ -1,5 +1,6 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { constants, existsSync, statSync } from 'node:fs';
+import { access, mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import {
   junitXml,
@@ -54,6 +55,9 @@ export function scenarioCommand(program: Command): void {
         'Without --base-url, svc starts in-process on a fresh temporary store, one workspace a',
         'scenario. With --base-url and no --key, the server must be svc (its control API makes',
         'the workspaces). Scenarios with clock or admin steps are skipped against other servers.',
+        'A 429 a step does not expect is waited out (Retry-After, at most 60 s) and sent again.',
+        'A run that matches no scenario, a --junit file that cannot be written, a server that',
+        'cannot be reached or a --key GET /ping refuses: exit 2 before anything runs.',
         'Exit status: 0 none failed, 1 some failed, 2 bad usage.',
       ].join('\n'),
     )
@@ -68,6 +72,13 @@ async function run(
   usage: (message: string) => never,
 ): Promise<void> {
   const out = (text: string) => process.stdout.write(`${text}\n`);
+  if (flags.junit !== undefined) {
+    // before anything runs: a report that cannot be written is bad usage, not a lost run
+    const problem = await prepareFile(flags.junit);
+    if (problem !== undefined) {
+      usage(`cannot write --junit ${flags.junit}: ${problem}`);
+    }
+  }
   let report: Report;
   try {
     report = await runScenarios({
@@ -94,7 +105,6 @@ async function run(
   }
   if (flags.junit !== undefined) {
     try {
-      await mkdir(dirname(flags.junit), { recursive: true });
       await writeFile(flags.junit, junitXml(report));
     } catch (err) {
       process.stderr.write(`svc: cannot write --junit ${flags.junit}: ${(err as Error).message}\n`);
@@ -103,4 +113,35 @@ async function run(
     }
   }
   process.exitCode = report.failed > 0 ? 1 : 0;
+}
+
+/**
+ * Makes the file's missing folders one level at a time from the nearest existing ancestor (Node
+ * 20's mkdir recursive spins forever under /proc), then opens the file for writing: undefined
+ * when it can be written, else why not.
+ */
+export async function prepareFile(file: string): Promise<string | undefined> {
+  const missing: string[] = [];
+  let dir = dirname(resolve(file));
+  while (!existsSync(dir)) {
+    missing.unshift(dir);
+    const up = dirname(dir);
+    if (up === dir) {
+      break;
+    }
+    dir = up;
+  }
+  try {
+    if (!statSync(dir).isDirectory()) {
+      return `${dir} is not a folder`;
+    }
+    await access(dir, constants.W_OK);
+    for (const folder of missing) {
+      await mkdir(folder);
+    }
+    await writeFile(file, '', { flag: 'a' });
+    return undefined;
+  } catch (err) {
+    return (err as Error).message;
+  }
 }

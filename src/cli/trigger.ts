@@ -19,7 +19,7 @@ export function triggerCommand(program: Command): void {
     .option('--key <key>', "act with this write key, in the key's workspace")
     .option(
       '--override <field=value>',
-      'set a field of the record the event carries (repeatable; dotted for nested; JSON values)',
+      'set a field of the record the event carries (repeatable; dotted for nested, a number for a list item; JSON values)',
       collectOverride,
     )
     .addHelpText(
@@ -29,11 +29,13 @@ export function triggerCommand(program: Command): void {
         'Examples:',
         '  svc trigger job.created',
         '  svc trigger invoice.paid --key svc_live_... --override title="Gutter repair"',
+        '  svc trigger invoice.created --override line_items.0.unit_price=999',
         '  svc trigger contact.created --server http://127.0.0.1:4010 --override type=adjuster',
         '',
         'The recipes are scenario files, one per event, in fixtures/triggers/<event>.yaml: read',
         'them to see what is made, copy their steps into your own scenarios.',
-        'Without --workspace or --key it acts in the first workspace of the server.',
+        'Without --workspace or --key it acts in the first workspace of the server (with a key',
+        'made for the run and revoked after it). An override the server ignored is warned about.',
         'Exit status: 0 the recipe ran, 1 a step failed, 2 bad usage.',
       ].join('\n'),
     )
@@ -58,6 +60,7 @@ async function run(
       ...(flags.workspace === undefined ? {} : { workspace: flags.workspace }),
       overrides: flags.override ?? [],
       out: (line) => process.stdout.write(`${line}\n`),
+      warn: (line) => process.stderr.write(`${line}\n`),
     });
     process.exitCode = result.failure ? 1 : 0;
   } catch (err) {

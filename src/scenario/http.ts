@@ -18,7 +18,31 @@ export interface Answer {
 
 const TIMEOUT_MS = 30_000;
 
-export class NetworkError extends Error {}
+export class NetworkError extends Error {
+  /** The socket's error code (ECONNREFUSED, ENOTFOUND, ...), when there is one. */
+  readonly code: string | undefined;
+  /** What went wrong, without the request (`bad port`). */
+  readonly why: string;
+  constructor(message: string, code?: string, why = message) {
+    super(message);
+    this.code = code;
+    this.why = why;
+  }
+}
+
+const CODES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'no such host',
+  EAI_AGAIN: 'no such host',
+  ECONNRESET: 'connection reset',
+  EHOSTUNREACH: 'host unreachable',
+  ETIMEDOUT: 'timed out',
+};
+
+/** `connection refused`, `no such host`: what a person reads for a failed connection. */
+export function reason(err: NetworkError): string {
+  return (err.code !== undefined ? CODES[err.code] : undefined) ?? err.why;
+}
 
 export async function send(out: Outgoing): Promise<Answer> {
   let res: Response;
@@ -33,8 +57,12 @@ export async function send(out: Outgoing): Promise<Answer> {
   } catch (err) {
     // fetch wraps the socket error: "fetch failed" says nothing, its cause does
     const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
+    const code = (cause as { code?: unknown } | null)?.code;
+    const why = cause instanceof Error ? cause.message : String(cause);
     throw new NetworkError(
-      `${out.method} ${out.url} failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+      `${out.method} ${out.url} failed: ${why}`,
+      typeof code === 'string' ? code : undefined,
+      why,
     );
   }
   const text = await res.text();

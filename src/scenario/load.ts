@@ -4,7 +4,7 @@ import { extname, join, relative } from 'node:path';
 import { parse } from 'yaml';
 import type { z } from 'zod';
 import { isMatcher, isPlainObject, MATCHER_KEYS } from './matchers';
-import { type Scenario, ScenarioSchema } from './schema';
+import { type Scenario, ScenarioSchema, type Step } from './schema';
 
 // PATHs are files or folders (walked for .yaml, .yml, .json, sorted). A file that cannot be read,
 // parsed or validated is still a scenario: a failed one, named after its file.
@@ -49,7 +49,7 @@ export async function loadFile(file: string): Promise<Loaded> {
     ok: false,
     file: shown,
     name: shown,
-    error: `${shown}: ${error}`,
+    error,
   });
   let data: unknown;
   try {
@@ -84,15 +84,27 @@ function describeIssue(error: z.ZodError): string {
  * the author should hear about: `{between: [200, 299]}`, `{gte: "200"}`.
  */
 function findBadMatcher(scenario: Scenario): string | undefined {
-  for (const [i, step] of scenario.steps.entries()) {
+  const all = [
+    ...scenario.steps.map((step, i): [string, Step] => [`steps.${i}`, step]),
+    ...(scenario.teardown ?? []).map((step, i): [string, Step] => [`teardown.${i}`, step]),
+  ];
+  for (const [at, step] of all) {
+    const bad =
+      badRegex(step.expect?.body, `${at}.expect.body`) ??
+      badRegex(step.delivery?.body, `${at}.delivery.body`);
+    if (bad) {
+      return bad;
+    }
+  }
+  for (const [i, step] of all) {
     const candidates: [string, unknown][] = [
-      [`steps.${i}.expect.status`, step.expect?.status],
+      [`${i}.expect.status`, step.expect?.status],
       ...Object.entries(step.expect?.headers ?? {}).map(([k, v]): [string, unknown] => [
-        `steps.${i}.expect.headers.${k}`,
+        `${i}.expect.headers.${k}`,
         v,
       ]),
       ...Object.entries(step.delivery?.headers ?? {}).map(([k, v]): [string, unknown] => [
-        `steps.${i}.delivery.headers.${k}`,
+        `${i}.delivery.headers.${k}`,
         v,
       ]),
     ];
@@ -100,6 +112,43 @@ function findBadMatcher(scenario: Scenario): string | undefined {
       if (isPlainObject(value) && !isMatcher(value)) {
         return `${where}: unknown matcher ${JSON.stringify(value)} (matchers: ${MATCHER_KEYS.join(', ')})`;
       }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * An object of a body expectation whose keys are all matcher keys is meant as a matcher: a `match`
+ * that is not a valid regex there is a mistake, not a literal to compare (`{match: "[a-"}`).
+ */
+function badRegex(value: unknown, where: string): string | undefined {
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const bad = badRegex(item, `${where}.${i}`);
+      if (bad) {
+        return bad;
+      }
+    }
+    return undefined;
+  }
+  if (!isPlainObject(value)) {
+    return undefined;
+  }
+  const keys = Object.keys(value);
+  if (keys.length > 0 && keys.every((k) => MATCHER_KEYS.includes(k)) && 'match' in value) {
+    const source = value.match;
+    if (typeof source === 'string') {
+      try {
+        new RegExp(source);
+      } catch (err) {
+        return `${where}.match: ${JSON.stringify(source)} is not a valid regex (${(err as Error).message})`;
+      }
+    }
+  }
+  for (const [k, v] of Object.entries(value)) {
+    const bad = badRegex(v, `${where}.${k}`);
+    if (bad) {
+      return bad;
     }
   }
   return undefined;

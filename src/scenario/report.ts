@@ -11,7 +11,8 @@ export function resultLine(r: ScenarioResult): string {
     case 'skipped':
       return `SKIP ${r.name} (${r.reason ?? 'no reason given'})`;
     default:
-      return `FAIL ${r.name}\n  ${r.reason ?? 'failed'}\n  in ${r.file}`;
+      // a file that did not load is named by its path already: once is enough
+      return `FAIL ${r.name}\n  ${r.reason ?? 'failed'}${r.name === r.file ? '' : `\n  in ${r.file}`}`;
   }
 }
 
@@ -51,7 +52,7 @@ export function junitXml(report: Report): string {
         const reason = r.reason ?? 'failed';
         lines.push(
           `${head}>`,
-          `      <failure message="${xml(reason.split('\n')[0] ?? reason)}">${xmlText(`${reason}\nin ${r.file}`)}</failure>`,
+          `      <failure message="${xml(reason.split('\n')[0] ?? reason)}">${xmlText(r.name === r.file ? reason : `${reason}\nin ${r.file}`)}</failure>`,
           '    </testcase>',
         );
       }

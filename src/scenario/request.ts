@@ -27,7 +27,10 @@ export async function buildRequest(spec: RequestSpec, session: Session): Promise
     }
     out.body = JSON.stringify(spec.body);
   } else if (spec.form !== undefined) {
-    out.body = new URLSearchParams(spec.form);
+    // numbers and booleans go as their text (`quantity: 2` is quantity=2)
+    out.body = new URLSearchParams(
+      Object.entries(spec.form).map(([k, v]): [string, string] => [k, String(v)]),
+    );
   } else if (spec.multipart !== undefined) {
     out.body = await multipart(spec.multipart, session.dir);
   }
@@ -82,7 +85,7 @@ async function multipart(
 ): Promise<FormData> {
   const form = new FormData();
   for (const [name, value] of Object.entries(spec.fields ?? {})) {
-    form.append(name, value);
+    form.append(name, String(value));
   }
   const file = spec.file;
   let bytes: Buffer;

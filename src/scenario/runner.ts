@@ -5,7 +5,7 @@ import { type Receiver, startReceiver } from './receiver';
 import type { Scenario } from './schema';
 import { type Session, SkipScenario, StepFailure } from './session';
 import { runSteps } from './steps';
-import { openTarget, type Target } from './target';
+import { openTarget, type Target, UsageError } from './target';
 import { unsubscribeAll } from './webhooks';
 
 export interface RunOptions {
@@ -43,8 +43,23 @@ export async function runScenarios(options: RunOptions): Promise<Report> {
   const loaded = (await Promise.all(files.map(loadFile))).filter((l) =>
     selected(l, options.filter),
   );
+  if (loaded.length === 0) {
+    // a CI gate that ran nothing must not pass
+    throw new UsageError(
+      files.length === 0
+        ? `no scenario matched: no .yaml, .yml or .json file under ${(options.paths.length > 0 ? options.paths : [DEFAULT_PATH]).join(', ')}`
+        : `no scenario matched --filter ${JSON.stringify(options.filter)} (of ${files.length} files)`,
+    );
+  }
   const results: ScenarioResult[] = [];
   const target = await openTarget(options);
+  // Ctrl-C during an in-process run: the temporary store goes too, then exit 130
+  const interrupted = () => {
+    target.discard?.();
+    process.exit(130);
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
   let receiver: Receiver | undefined;
   try {
     receiver = await startReceiver();
@@ -57,6 +72,8 @@ export async function runScenarios(options: RunOptions): Promise<Report> {
       }
     }
   } finally {
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
     await receiver?.close();
     await target.close();
   }
@@ -108,23 +125,55 @@ async function runOne(
   } catch (err) {
     return done('failed', `setting up its workspace failed: ${(err as Error).message}`);
   }
+  let result: ScenarioResult;
   try {
     await runSteps(scenario.steps, session);
-    return done('passed', null);
+    result = done('passed', null);
   } catch (err) {
     if (err instanceof StepFailure) {
-      return done('failed', err.message, { number: err.step, label: err.label });
+      result = done('failed', err.message, { number: err.step, label: err.label });
+    } else if (err instanceof SkipScenario) {
+      result = done('skipped', err.message);
+    } else {
+      result = done('failed', (err as Error).message);
     }
-    if (err instanceof SkipScenario) {
-      return done('skipped', err.message);
+  }
+  try {
+    const broke = await runTeardown(scenario, session);
+    if (broke !== undefined) {
+      // a teardown failure fails the scenario too, but never hides the first failure
+      result =
+        result.status === 'failed'
+          ? { ...result, reason: `${result.reason ?? 'failed'}\n  and ${broke}` }
+          : { ...result, status: 'failed', reason: broke, step: null };
     }
-    return done('failed', (err as Error).message);
   } finally {
-    if (!target.isolated) {
+    if (target.remote) {
       await unsubscribeAll(session);
     }
     session.inbox?.close();
   }
+  return { ...result, duration_ms: Math.round(performance.now() - started) };
+}
+
+/** The scenario's `teardown:` steps, all of them, whatever `steps` did; the first failure's text. */
+async function runTeardown(scenario: Scenario, session: Session): Promise<string | undefined> {
+  let first: string | undefined;
+  for (const [i, step] of (scenario.teardown ?? []).entries()) {
+    try {
+      await runSteps([step], session);
+    } catch (err) {
+      if (err instanceof SkipScenario) {
+        continue;
+      }
+      const text =
+        err instanceof StepFailure
+          ? `teardown step ${i + 1} (${err.label}): ${err.detail}`
+          : `teardown step ${i + 1}: ${(err as Error).message}`;
+      first ??= text;
+    }
+  }
+  return first;
 }
 
 /** FORMAT.md: clock or admin steps need svc; `key: read` needs a read key. */
@@ -133,11 +182,12 @@ function skipReason(
   target: Target,
   readKey: string | undefined,
 ): string | undefined {
-  const needsControl = scenario.steps.some((s) => s.clock || s.admin);
+  const all = [...scenario.steps, ...(scenario.teardown ?? [])];
+  const needsControl = all.some((s) => s.clock || s.admin);
   if (needsControl && !target.control) {
     return `it has clock or admin steps, and ${target.origin} has no svc control API`;
   }
-  const needsRead = scenario.steps.some((s) => s.request?.key === 'read');
+  const needsRead = all.some((s) => s.request?.key === 'read');
   if (needsRead && !target.isolated && readKey === undefined) {
     return 'a step uses key: read, and no read key was given (--read-key)';
   }

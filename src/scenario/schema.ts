@@ -10,36 +10,48 @@ const method = z
   .regex(/^[A-Za-z]+$/, 'an HTTP method')
   .transform((m) => m.toUpperCase());
 
-export const RequestSchema = z.strictObject({
-  method,
-  path: z.string().min(1),
-  query: z.record(z.string(), scalar).optional(),
-  headers: z.record(z.string(), z.string()).optional(),
-  body: json.optional(),
-  form: z.record(z.string(), z.string()).optional(),
-  multipart: z
-    .strictObject({
-      fields: z.record(z.string(), z.string()).optional(),
-      file: z
-        .strictObject({
-          field: z.string().default('file'),
-          filename: z.string().min(1),
-          content_type: z.string().optional(),
-          content: z.string().optional(),
-          base64: z.string().optional(),
-          path: z.string().optional(),
-        })
-        .refine(
-          (f) => [f.content, f.base64, f.path].filter((v) => v !== undefined).length <= 1,
-          'give one of content, base64 or path',
-        ),
-    })
-    .optional(),
-  key: z.string().min(1).optional(),
-  repeat: z.number().int().min(1).max(1000).optional(),
-  /** trigger recipes (FORMAT.md): also accepted beside the step's kind. */
-  override: z.boolean().optional(),
-});
+export const RequestSchema = z
+  .strictObject({
+    method,
+    path: z.string().min(1),
+    query: z.record(z.string(), scalar).optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    body: json.optional(),
+    /** Sent as text: numbers and booleans too (`quantity: 2`). */
+    form: z.record(z.string(), scalar).optional(),
+    multipart: z
+      .strictObject({
+        fields: z.record(z.string(), scalar).optional(),
+        file: z
+          .strictObject({
+            field: z.string().default('file'),
+            filename: z.string().min(1),
+            content_type: z.string().optional(),
+            content: z.string().optional(),
+            base64: z.string().optional(),
+            path: z.string().optional(),
+          })
+          .refine(
+            (f) => [f.content, f.base64, f.path].filter((v) => v !== undefined).length <= 1,
+            'give one of content, base64 or path',
+          ),
+      })
+      .optional(),
+    key: z
+      .string()
+      .regex(
+        /^(write|read|none|\{\{\s*[A-Za-z_][\w-]*(\.[\w-]+)*\s*\}\})$/,
+        'write, read, none or a captured token ({{name}})',
+      )
+      .optional(),
+    repeat: z.number().int().min(1).max(1000).optional(),
+    /** trigger recipes (FORMAT.md): also accepted beside the step's kind. */
+    override: z.boolean().optional(),
+  })
+  .refine(
+    (r) => [r.body, r.form, r.multipart].filter((v) => v !== undefined).length <= 1,
+    'a request sends one of body, form or multipart',
+  );
 
 export const AdminSchema = z.strictObject({
   method,
@@ -62,10 +74,12 @@ export const DeliverySchema = z.strictObject({
   none: z.literal(true).optional(),
 });
 
-export const ClockSchema = z.union([
-  z.strictObject({ advance: z.number().min(0) }),
-  z.strictObject({ set: z.string().min(1) }),
-]);
+export const ClockSchema = z
+  .strictObject({ advance: z.number().min(0).optional(), set: z.string().min(1).optional() })
+  .refine((c) => (c.advance === undefined) !== (c.set === undefined), 'one of advance or set')
+  .transform((c): { advance: number } | { set: string } =>
+    c.advance !== undefined ? { advance: c.advance } : { set: c.set ?? '' },
+  );
 
 export const ExpectSchema = z.strictObject({
   status: json.optional(),
@@ -108,6 +122,8 @@ export const ScenarioSchema = z.strictObject({
   description: z.string().optional(),
   profile: z.enum(['empty', 'small', 'demo']).default('empty'),
   steps: z.array(StepSchema).min(1),
+  /** Run after `steps` whatever happened (even after a failure): undo what the steps changed. */
+  teardown: z.array(StepSchema).optional(),
 });
 
 export type Step = z.infer<typeof StepSchema>;

@@ -122,7 +122,7 @@ async function execute(
   const times = step.request?.repeat ?? 1;
   let answer: Answer | undefined;
   for (let n = 1; n <= times; n++) {
-    answer = await sendStep(step, record, session);
+    answer = await politely(step, () => sendStep(step, record, session));
     const mismatch = check(step.expect, answer);
     if (mismatch) {
       const attempt = times > 1 ? ` (request ${n} of ${times})` : '';
@@ -151,6 +151,46 @@ async function sendStep(step: Step, record: StepRecord, session: Session): Promi
     session.webhooks.push(...remember(answer, session.inbox));
   }
   return note(record, answer);
+}
+
+/** A 429 the step does not expect is waited out (Retry-After, at most 60 s) this many times. */
+export const RATE_LIMIT_RETRIES = 5;
+const MAX_WAIT_S = 60;
+
+/**
+ * A polite client: against a shared workspace the rate limit (120 a minute) is spent by other
+ * scenarios, so a 429 that expect.status does not accept is waited out as its Retry-After says,
+ * then the request is sent again. A step expecting 429 (rate-limit.yaml) gets it as it came.
+ */
+async function politely(step: Step, sendOnce: () => Promise<Answer>): Promise<Answer> {
+  let answer = await sendOnce();
+  for (let retry = 1; retry <= RATE_LIMIT_RETRIES && limited(step, answer); retry++) {
+    await sleep(retryAfterSeconds(answer) * 1000);
+    answer = await sendOnce();
+  }
+  return answer;
+}
+
+function limited(step: Step, answer: Answer): boolean {
+  if (answer.status !== 429) {
+    return false;
+  }
+  const status = step.expect?.status;
+  return status === undefined || match(status, 429, 'status') !== null;
+}
+
+/** Retry-After in seconds (or an HTTP date), 1 when absent, bounded to 1..60. */
+export function retryAfterSeconds(answer: Pick<Answer, 'headers'>): number {
+  const header = answer.headers.get('retry-after')?.trim() ?? '';
+  let seconds = /^\d+$/.test(header) ? Number(header) : Number.NaN;
+  if (Number.isNaN(seconds) && header !== '' && !Number.isNaN(Date.parse(header))) {
+    seconds = Math.ceil((Date.parse(header) - Date.now()) / 1000);
+  }
+  return Number.isNaN(seconds) ? 1 : Math.min(MAX_WAIT_S, Math.max(1, seconds));
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((done) => setTimeout(done, ms));
 }
 
 function note(record: StepRecord, answer: Answer): Answer {

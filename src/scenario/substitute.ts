@@ -9,8 +9,10 @@ export class UnknownName extends Error {
   }
 }
 
-const WHOLE = /^\{\{\s*([A-Za-z_][\w-]*)\s*\}\}$/;
-const INNER = /\{\{\s*([A-Za-z_][\w-]*)\s*\}\}/g;
+// `{{job.job_number}}` reads into a captured object (`{{list.data.0.id}}` into an array)
+const NAME = '[A-Za-z_][\\w-]*(?:\\.[\\w-]+)*';
+const WHOLE = new RegExp(`^\\{\\{\\s*(${NAME})\\s*\\}\\}$`);
+const INNER = new RegExp(`\\{\\{\\s*(${NAME})\\s*\\}\\}`, 'g');
 
 export type Vars = ReadonlyMap<string, unknown>;
 
@@ -48,10 +50,27 @@ function substituteString(text: string, vars: Vars, asLiteral: boolean): unknown
 }
 
 function lookup(name: string, vars: Vars): unknown {
-  if (!vars.has(name)) {
+  if (vars.has(name)) {
+    return vars.get(name);
+  }
+  const [head = '', ...rest] = name.split('.');
+  if (rest.length === 0 || !vars.has(head)) {
     throw new UnknownName(name);
   }
-  return vars.get(name);
+  let value: unknown = vars.get(head);
+  for (const part of rest) {
+    if (Array.isArray(value) && /^\d+$/.test(part)) {
+      value = value[Number(part)];
+    } else if (typeof value === 'object' && value !== null && Object.hasOwn(value, part)) {
+      value = (value as Record<string, unknown>)[part];
+    } else {
+      throw new UnknownName(name);
+    }
+    if (value === undefined) {
+      throw new UnknownName(name);
+    }
+  }
+  return value;
 }
 
 /** Whether `value` mentions `{{name}}` anywhere (so a built-in costly to read is read only then). */

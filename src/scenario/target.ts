@@ -1,9 +1,10 @@
+import { rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultConfig } from '../runtime';
 import { startServer } from '../server';
-import { asRecord, NetworkError, sendJson } from './http';
+import { asRecord, NetworkError, reason, sendJson } from './http';
 
 // Where scenarios run: svc in-process on a fresh store (no --base-url), or any server. svc is
 // told apart by its control API (`GET <origin>/__admin/clock` answering `{now}`).
@@ -20,11 +21,15 @@ export interface Target {
   origin: string;
   /** svc's control API answers here: clock and admin steps can run. */
   control: boolean;
-  /** True when each scenario gets a workspace of its own (and its subscriptions go with it). */
+  /** True when each scenario gets a workspace of its own. */
   isolated: boolean;
+  /** A server the runner did not start (--base-url): what a scenario subscribes, it unsubscribes. */
+  remote: boolean;
   /** The credentials a scenario runs with: a workspace of its own, or the ones given. */
   keysFor(name: string, profile: string): Promise<Keys>;
   close(): Promise<void>;
+  /** On SIGINT/SIGTERM: remove what the run made on disk, at once (no waiting for sockets). */
+  discard?: () => void;
 }
 
 export interface TargetOptions {
@@ -47,15 +52,16 @@ export async function openTarget(options: TargetOptions): Promise<Target> {
 }
 
 /** `http://host:port` and `http://host:port/` become `.../v1`; any other path is kept as given. */
-export function normalizeBase(url: string): { base: string; origin: string } {
+export function normalizeBase(url: string, flag = '--base-url'): { base: string; origin: string } {
   if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
-    throw new UsageError(`--base-url must be an http: or https: URL, not ${url}`);
+    throw new UsageError(`${flag} must be an http: or https: URL, not ${url}`);
   }
   const parsed = new URL(url);
   const path = parsed.pathname.replace(/\/+$/, '');
   return { base: `${parsed.origin}${path === '' ? '/v1' : path}`, origin: parsed.origin };
 }
 
+/** Whether svc's control API answers at `origin`; a server that cannot be reached is a UsageError. */
 export async function hasControlApi(origin: string): Promise<boolean> {
   try {
     const answer = await sendJson('GET', `${origin}/__admin/clock`);
@@ -63,10 +69,52 @@ export async function hasControlApi(origin: string): Promise<boolean> {
     return answer.status === 200 && typeof now === 'string' && !Number.isNaN(Date.parse(now));
   } catch (err) {
     if (err instanceof NetworkError) {
-      return false;
+      throw new UsageError(`cannot reach ${origin}: ${reason(err)}`);
     }
     throw err;
   }
+}
+
+export interface KeyCheck {
+  workspaceId: string | undefined;
+  /** `read` or `write`, when /ping says (svc does, under `key.access`). */
+  access: string | undefined;
+}
+
+/**
+ * GET /ping with the key, before anything runs: a wrong or revoked key (401), a workspace without
+ * an active subscription (402) or a refused key (403) is a UsageError naming the flag. A server
+ * without /ping (404) is let through: the scenarios will say what they find.
+ */
+export async function checkKey(base: string, key: string, flag = '--key'): Promise<KeyCheck> {
+  let answer: Awaited<ReturnType<typeof sendJson>>;
+  try {
+    answer = await sendJson('GET', `${base}/ping`, undefined, key);
+  } catch (err) {
+    if (err instanceof NetworkError) {
+      throw new UsageError(`cannot reach ${new URL(base).origin}: ${reason(err)}`);
+    }
+    throw err;
+  }
+  const body = asRecord(answer.body);
+  const error = asRecord(body.error);
+  const code = typeof error.code === 'string' ? ` ${error.code}` : '';
+  if (answer.status === 401 || answer.status === 403) {
+    throw new UsageError(
+      `${flag} is not a working key of ${base} (GET /ping answered ${answer.status}${code}): wrong, revoked or expired`,
+    );
+  }
+  if (answer.status === 402) {
+    throw new UsageError(
+      `${flag}'s workspace has no active subscription (GET /ping answered 402${code}); switch it on first`,
+    );
+  }
+  const id = body.workspace_id;
+  const access = asRecord(body.key).access;
+  return {
+    workspaceId: typeof id === 'string' ? id : undefined,
+    access: typeof access === 'string' ? access : undefined,
+  };
 }
 
 async function inProcess(): Promise<Target> {
@@ -90,10 +138,14 @@ async function inProcess(): Promise<Target> {
     origin: running.url,
     control: true,
     isolated: true,
+    remote: false,
     keysFor: (name, profile) => makeWorkspace(running.url, name, profile),
     async close() {
       await running.close();
       await rm(dir, { recursive: true, force: true });
+    },
+    discard() {
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
@@ -111,22 +163,21 @@ async function remote(url: string, key?: string, readKey?: string): Promise<Targ
       throw new UsageError('--read-key goes with --key');
     }
   }
-  let shared: Promise<Keys> | undefined;
+  const shared: Keys | undefined =
+    key === undefined
+      ? undefined
+      : { write: key, read: readKey, workspaceId: (await checkKey(base, key)).workspaceId };
+  if (readKey !== undefined) {
+    await checkKey(base, readKey, '--read-key');
+  }
   return {
     base,
     origin,
     control,
     isolated: key === undefined,
+    remote: true,
     keysFor(name, profile) {
-      if (key === undefined) {
-        return makeWorkspace(origin, name, profile);
-      }
-      shared ??= workspaceOf(base, key).then((workspaceId) => ({
-        write: key,
-        read: readKey,
-        workspaceId,
-      }));
-      return shared;
+      return shared ? Promise.resolve(shared) : makeWorkspace(origin, name, profile);
     },
     close: async () => {},
   };
@@ -147,15 +198,4 @@ async function makeWorkspace(origin: string, name: string, profile: string): Pro
     );
   }
   return { write, read: typeof read === 'string' ? read : undefined, workspaceId: body.id };
-}
-
-/** The key's workspace, from GET /ping (undefined when the server does not say). */
-async function workspaceOf(base: string, key: string): Promise<string | undefined> {
-  try {
-    const answer = await sendJson('GET', `${base}/ping`, undefined, key);
-    const id = asRecord(answer.body).workspace_id;
-    return typeof id === 'string' ? id : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -7,14 +7,18 @@ import {
   runSteps,
   type Step,
   type StepRecord,
+  UsageError,
 } from '../scenario';
 import { asRecord, sendJson } from '../scenario/http';
 import { StepFailure } from '../scenario/session';
+import { checkKey } from '../scenario/target';
 import { deliveriesSince, type SentDelivery, subscriptionsFor } from './deliveries';
 import {
   applyOverrides,
+  ignoredOverrides,
   loadRecipe,
   type Override,
+  overrideIndex,
   type Recipe,
   RecipeProblem,
   recipeFile,
@@ -37,6 +41,8 @@ export interface TriggerOptions {
   /** The recipe file (default fixtures/triggers/<event>.yaml of the package). */
   recipe?: string;
   out?: (line: string) => void;
+  /** Warnings (an override the server ignored); default: `out`. */
+  warn?: (line: string) => void;
 }
 
 export interface TriggerResult {
@@ -46,19 +52,31 @@ export interface TriggerResult {
   failure: StepFailure | undefined;
   subscribed: number;
   deliveries: SentDelivery[];
+  /** `--override` fields the record did not take (`x is not a field of the job: ...`). */
+  warnings: string[];
 }
 
 /** Bad usage: an unknown event, a server that is not svc, a workspace that is not there. Exit 2. */
 export class TriggerUsage extends Error {}
 
 export async function trigger(options: TriggerOptions): Promise<TriggerResult> {
+  try {
+    return await triggerOnce(options);
+  } catch (err) {
+    // the scenario engine's usage errors (a bad --server, a server that is down, a bad key)
+    throw err instanceof UsageError ? new TriggerUsage(err.message) : err;
+  }
+}
+
+async function triggerOnce(options: TriggerOptions): Promise<TriggerResult> {
   const out = options.out ?? (() => {});
+  const warn = options.warn ?? out;
   if (!EVENTS.some((e) => e.event === options.event)) {
     throw new TriggerUsage(
       `unknown event ${options.event}; the events are: ${EVENTS.map((e) => e.event).join(', ')}`,
     );
   }
-  const { base, origin } = normalizeBase(options.server);
+  const { base, origin } = normalizeBase(options.server, '--server');
   if (!(await hasControlApi(origin))) {
     throw new TriggerUsage(
       `${origin} is not a svc (no control API at ${origin}/__admin/clock); svc trigger needs one`,
@@ -73,7 +91,34 @@ export async function trigger(options: TriggerOptions): Promise<TriggerResult> {
     throw err instanceof RecipeProblem ? new TriggerUsage(err.message) : err;
   }
   const keys = await credentials(base, origin, options);
-  out(`svc trigger ${options.event}: ${recipe.name}`);
+  try {
+    return await runRecipe(options, recipe, steps, base, origin, keys, out, warn);
+  } finally {
+    if (keys.madeKeyId !== undefined) {
+      // the key made for this trigger goes when it is done
+      await sendJson(
+        'DELETE',
+        `${origin}/__admin/keys/${encodeURIComponent(keys.madeKeyId)}`,
+      ).catch(() => undefined);
+    }
+  }
+}
+
+async function runRecipe(
+  options: TriggerOptions,
+  recipe: Recipe,
+  steps: Step[],
+  base: string,
+  origin: string,
+  keys: TriggerKeys,
+  out: (line: string) => void,
+  warn: (line: string) => void,
+): Promise<TriggerResult> {
+  // the recipe's name starts with the event already: `svc trigger invoice.paid: a job, ...`
+  const title = recipe.name.startsWith(`${options.event}:`)
+    ? recipe.name
+    : `${options.event}: ${recipe.name}`;
+  out(`svc trigger ${title}`);
   out(`  server    ${base} (workspace ${keys.workspaceId})`);
   const since = await clockNow(origin);
   const session = newSession(
@@ -104,9 +149,21 @@ export async function trigger(options: TriggerOptions): Promise<TriggerResult> {
     failure,
     subscribed: 0,
     deliveries: [],
+    warnings: [],
   };
   if (failure) {
     return result;
+  }
+  const marked = records[overrideIndex(steps)];
+  if (marked && (options.overrides ?? []).length > 0) {
+    const made = asRecord(marked.body);
+    const what = typeof made.object === 'string' ? made.object : 'record';
+    const original = recipe.steps[overrideIndex(steps)];
+    for (const field of ignoredOverrides(marked.body, options.overrides ?? [], original)) {
+      const line = `warning: ${field} is not a field of the ${what}: the server ignored it`;
+      result.warnings.push(line);
+      warn(line);
+    }
   }
   const subscriptions = await subscriptionsFor(origin, keys.workspaceId, options.event);
   result.subscribed = subscriptions.length;
@@ -149,6 +206,8 @@ interface TriggerKeys {
   write: string;
   read: undefined;
   workspaceId: string;
+  /** The key made for this trigger (--workspace, or none given): revoked when done. */
+  madeKeyId?: string;
 }
 
 /** --key as given; --workspace (or the first workspace) gets a write key made for the trigger. */
@@ -158,11 +217,15 @@ async function credentials(
   options: TriggerOptions,
 ): Promise<TriggerKeys> {
   if (options.key !== undefined) {
-    const ping = await sendJson('GET', `${base}/ping`, undefined, options.key);
-    const id = asRecord(ping.body).workspace_id;
-    if (ping.status !== 200 || typeof id !== 'string') {
+    const { workspaceId: id, access } = await checkKey(base, options.key);
+    if (access === 'read') {
       throw new TriggerUsage(
-        `--key is not a working key of ${base} (GET /ping answered ${ping.status})`,
+        'a read-only key cannot make changes: give --key a write key (or --workspace ID)',
+      );
+    }
+    if (typeof id !== 'string') {
+      throw new TriggerUsage(
+        `--key is not a working key of ${base} (GET /ping names no workspace)`,
       );
     }
     return { write: options.key, read: undefined, workspaceId: id };
@@ -174,12 +237,18 @@ async function credentials(
     { name: 'svc trigger', access: 'write' },
   );
   const key = asRecord(made.body).key;
+  const id = asRecord(made.body).id;
   if (made.status !== 201 || typeof key !== 'string') {
     throw new TriggerUsage(
       `no workspace ${workspaceId} on ${origin} (a key for it answered ${made.status})`,
     );
   }
-  return { write: key, read: undefined, workspaceId };
+  return {
+    write: key,
+    read: undefined,
+    workspaceId,
+    ...(typeof id === 'string' ? { madeKeyId: id } : {}),
+  };
 }
 
 async function firstWorkspace(origin: string): Promise<string> {

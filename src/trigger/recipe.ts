@@ -40,7 +40,9 @@ export async function loadRecipe(event: string, file = recipeFile(event)): Promi
   }
   const loaded = await loadFile(file);
   if (!loaded.ok) {
-    throw new RecipeProblem(`the recipe for ${event} is not a valid scenario: ${loaded.error}`);
+    throw new RecipeProblem(
+      `the recipe for ${event} is not a valid scenario: ${loaded.file}: ${loaded.error}`,
+    );
   }
   return { file, name: loaded.scenario.name, steps: loaded.scenario.steps };
 }
@@ -74,9 +76,7 @@ export function applyOverrides(recipe: Recipe, overrides: readonly Override[]): 
   if (overrides.length === 0) {
     return recipe.steps;
   }
-  const index = recipe.steps.findIndex(
-    (s) => s.override === true || s.request?.override === true || s.admin?.override === true,
-  );
+  const index = overrideIndex(recipe.steps);
   const step = recipe.steps[index];
   const call = step?.request ?? step?.admin;
   if (!step || !call) {
@@ -107,18 +107,81 @@ export function applyOverrides(recipe: Recipe, overrides: readonly Override[]): 
   return recipe.steps.map((s, i) => (i === index ? merged : s));
 }
 
-function setPath(target: Record<string, unknown>, path: string[], value: unknown): void {
+/** Sets a dotted path; a numeric segment indexes an array the body has (`line_items.0.unit_price`). */
+function setPath(
+  target: Record<string, unknown> | unknown[],
+  path: string[],
+  value: unknown,
+): void {
   const [head, ...rest] = path;
   if (head === undefined) {
     return;
   }
+  const index = Array.isArray(target) && /^\d+$/.test(head) ? Number(head) : undefined;
+  const container = target as Record<string, unknown> & unknown[];
+  const at = index ?? head;
+  if (index !== undefined && index > container.length) {
+    throw new RecipeProblem(
+      `--override ${path.join('.')}: the recipe's ${head} is past the end of a list of ${container.length}`,
+    );
+  }
   if (rest.length === 0) {
-    target[head] = value;
+    container[at as number] = value;
     return;
   }
-  const next = isObject(target[head]) ? target[head] : {};
-  target[head] = next;
+  const current = container[at as number];
+  const next: Record<string, unknown> | unknown[] =
+    isObject(current) || Array.isArray(current) ? current : {};
+  container[at as number] = next;
   setPath(next, rest, value);
+}
+
+/** Where the step marked override is (0-based), or -1. */
+export function overrideIndex(steps: readonly Step[]): number {
+  return steps.findIndex(
+    (s) => s.override === true || s.request?.override === true || s.admin?.override === true,
+  );
+}
+
+/**
+ * The override fields the record the marked step answered does not hold: the server ignored
+ * them. A field `assigned_to` counts as held when the record has `assigned_to_id`; a field under
+ * one the recipe itself sends (`line_items.0.unit_price`: the lines are not echoed, the totals
+ * are) is taken as the recipe's fields are.
+ */
+export function ignoredOverrides(
+  record: unknown,
+  overrides: readonly Override[],
+  recipeStep?: Step,
+): string[] {
+  const call = recipeStep?.request ?? recipeStep?.admin;
+  const sent = new Set([
+    ...Object.keys(isObject(call?.body) ? call.body : {}),
+    ...Object.keys(recipeStep?.request?.multipart?.fields ?? {}),
+  ]);
+  return overrides
+    .map((o) => o.field)
+    .filter((field) => {
+      const top = field.split('.')[0] ?? field;
+      const nested = field.includes('.') && sent.has(top);
+      return (
+        !nested && !holds(record, field.split('.')) && !holds(record, `${field}_id`.split('.'))
+      );
+    });
+}
+
+function holds(record: unknown, path: string[]): boolean {
+  let value: unknown = record;
+  for (const part of path) {
+    if (Array.isArray(value) && /^\d+$/.test(part)) {
+      value = value[Number(part)];
+    } else if (isObject(value) && Object.hasOwn(value, part)) {
+      value = value[part];
+    } else {
+      return false;
+    }
+  }
+  return value !== undefined;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
