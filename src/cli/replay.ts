@@ -14,6 +14,7 @@ import {
   summary,
   tally,
 } from '../replay';
+import { prepareReportFile, reportFileProblem } from './report-file';
 
 interface ReplayFlags {
   from?: string;
@@ -146,8 +147,18 @@ function checkReplay(flags: ReplayFlags): string | undefined {
 async function runReplay(flags: ReplayFlags): Promise<void> {
   const { from = '', to = '' } = flags;
   const compare = flags.compare === true;
-  if (flags.junit !== undefined && !(await writable(flags.junit))) {
-    return;
+  // before anything runs, as svc scenario run: missing folders made, the file opened
+  let undo = async () => {};
+  if (flags.junit !== undefined) {
+    const prepared = await prepareReportFile(flags.junit);
+    if (!prepared.ok) {
+      process.stderr.write(
+        `error: ${reportFileProblem('--junit', flags.junit, prepared.problem)}\n`,
+      );
+      process.exitCode = 2;
+      return;
+    }
+    undo = prepared.undo;
   }
   let entries: Awaited<ReturnType<typeof readSource>>;
   try {
@@ -159,6 +170,7 @@ async function runReplay(flags: ReplayFlags): Promise<void> {
     });
   } catch (err) {
     if (err instanceof SourceError || err instanceof SourceUnreachable) {
+      await undo();
       warn(err.message);
       process.exitCode = err instanceof SourceError ? 2 : 1;
       return;
@@ -226,17 +238,6 @@ async function runDeliveries(flags: DeliveriesFlags): Promise<void> {
   }
   out(`${recorded.length - failed} delivered, ${failed} failed`);
   process.exitCode = failed > 0 ? 1 : 0;
-}
-
-async function writable(file: string): Promise<boolean> {
-  try {
-    await writeFile(file, '', { flag: 'a' });
-    return true;
-  } catch (err) {
-    warn(`cannot write ${file}: ${(err as Error).message}`);
-    process.exitCode = 2;
-    return false;
-  }
 }
 
 function collectKeyMap(

@@ -1,6 +1,4 @@
-import { constants, existsSync, statSync } from 'node:fs';
-import { access, mkdir, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import {
   junitXml,
@@ -11,6 +9,7 @@ import {
   summaryLine,
   UsageError,
 } from '../scenario';
+import { prepareReportFile, reportFileProblem } from './report-file';
 
 interface RunFlags {
   baseUrl?: string;
@@ -72,12 +71,14 @@ async function run(
   usage: (message: string) => never,
 ): Promise<void> {
   const out = (text: string) => process.stdout.write(`${text}\n`);
+  // before anything runs: a report that cannot be written is bad usage, not a lost run
+  let undo = async () => {};
   if (flags.junit !== undefined) {
-    // before anything runs: a report that cannot be written is bad usage, not a lost run
-    const problem = await prepareFile(flags.junit);
-    if (problem !== undefined) {
-      usage(`cannot write --junit ${flags.junit}: ${problem}`);
+    const prepared = await prepareReportFile(flags.junit);
+    if (!prepared.ok) {
+      usage(reportFileProblem('--junit', flags.junit, prepared.problem));
     }
+    undo = prepared.undo;
   }
   let report: Report;
   try {
@@ -91,6 +92,8 @@ async function run(
       onResult: flags.json ? undefined : (r) => out(resultLine(r)),
     });
   } catch (err) {
+    // no report comes: the file made by the check goes (no 0-byte report is left)
+    await undo();
     if (err instanceof MissingPath || err instanceof UsageError) {
       usage(err.message);
     }
@@ -107,41 +110,12 @@ async function run(
     try {
       await writeFile(flags.junit, junitXml(report));
     } catch (err) {
-      process.stderr.write(`svc: cannot write --junit ${flags.junit}: ${(err as Error).message}\n`);
+      process.stderr.write(
+        `error: ${reportFileProblem('--junit', flags.junit, (err as Error).message)}\n`,
+      );
       process.exitCode = 1;
       return;
     }
   }
   process.exitCode = report.failed > 0 ? 1 : 0;
-}
-
-/**
- * Makes the file's missing folders one level at a time from the nearest existing ancestor (Node
- * 20's mkdir recursive spins forever under /proc), then opens the file for writing: undefined
- * when it can be written, else why not.
- */
-export async function prepareFile(file: string): Promise<string | undefined> {
-  const missing: string[] = [];
-  let dir = dirname(resolve(file));
-  while (!existsSync(dir)) {
-    missing.unshift(dir);
-    const up = dirname(dir);
-    if (up === dir) {
-      break;
-    }
-    dir = up;
-  }
-  try {
-    if (!statSync(dir).isDirectory()) {
-      return `${dir} is not a folder`;
-    }
-    await access(dir, constants.W_OK);
-    for (const folder of missing) {
-      await mkdir(folder);
-    }
-    await writeFile(file, '', { flag: 'a' });
-    return undefined;
-  } catch (err) {
-    return (err as Error).message;
-  }
 }

@@ -6,6 +6,8 @@ export interface Outgoing {
   url: string;
   headers?: Record<string, string>;
   body?: string | URLSearchParams | FormData;
+  /** Aborts the exchange (Ctrl-C): it ends with an Interrupted error. */
+  signal?: AbortSignal | undefined;
 }
 
 export interface Answer {
@@ -16,7 +18,15 @@ export interface Answer {
   body: unknown;
 }
 
-const TIMEOUT_MS = 30_000;
+/** How long one exchange may take before it is given up (a setting for the tests). */
+export const limits = { timeoutMs: 30_000 };
+
+/** The run was interrupted (SIGINT, SIGTERM): the step stops where it is. */
+export class Interrupted extends Error {
+  constructor() {
+    super('interrupted');
+  }
+}
 
 export class NetworkError extends Error {
   /** The socket's error code (ECONNREFUSED, ENOTFOUND, ...), when there is one. */
@@ -46,15 +56,23 @@ export function reason(err: NetworkError): string {
 
 export async function send(out: Outgoing): Promise<Answer> {
   let res: Response;
+  const timeout = AbortSignal.timeout(limits.timeoutMs);
   try {
     res = await fetch(out.url, {
       method: out.method,
       headers: out.headers,
       body: out.body,
       redirect: 'manual',
-      signal: AbortSignal.timeout(TIMEOUT_MS),
+      signal: out.signal ? AbortSignal.any([timeout, out.signal]) : timeout,
     });
   } catch (err) {
+    if (out.signal?.aborted) {
+      throw new Interrupted();
+    }
+    if (timeout.aborted) {
+      const why = `no answer within ${Math.round(limits.timeoutMs / 1000)} s`;
+      throw new NetworkError(`${out.method} ${out.url} failed: ${why}`, 'TIMEOUT', why);
+    }
     // fetch wraps the socket error: "fetch failed" says nothing, its cause does
     const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
     const code = (cause as { code?: unknown } | null)?.code;
@@ -65,7 +83,15 @@ export async function send(out: Outgoing): Promise<Answer> {
       why,
     );
   }
-  const text = await res.text();
+  let text: string;
+  try {
+    text = await res.text();
+  } catch (err) {
+    if (out.signal?.aborted) {
+      throw new Interrupted();
+    }
+    throw err;
+  }
   return { status: res.status, headers: res.headers, text, body: parseBody(text) };
 }
 
@@ -86,6 +112,7 @@ export function sendJson(
   url: string,
   body?: unknown,
   key?: string,
+  signal?: AbortSignal,
 ): Promise<Answer> {
   const headers: Record<string, string> = {};
   if (key !== undefined) {
@@ -98,6 +125,7 @@ export function sendJson(
     method,
     url,
     headers,
+    signal,
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
 }

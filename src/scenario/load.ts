@@ -70,11 +70,15 @@ export async function loadFile(file: string): Promise<Loaded> {
 }
 
 function describeIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
+  // a misspelt key (`step:`) is the cause of the missing one (`steps`): name it first
+  const issue = error.issues.find((i) => i.code === 'unrecognized_keys') ?? error.issues[0];
   if (!issue) {
     return 'is not a scenario';
   }
   const where = issue.path.length > 0 ? issue.path.join('.') : 'the file';
+  if (issue.code === 'unrecognized_keys') {
+    return `${where}: unknown key${issue.keys.length === 1 ? '' : 's'} ${issue.keys.join(', ')}`;
+  }
   return `${where}: ${issue.message}`;
 }
 
@@ -109,6 +113,10 @@ function findBadMatcher(scenario: Scenario): string | undefined {
       ]),
     ];
     for (const [where, value] of candidates) {
+      const regex = badRegex(value, where);
+      if (regex) {
+        return regex;
+      }
       if (isPlainObject(value) && !isMatcher(value)) {
         return `${where}: unknown matcher ${JSON.stringify(value)} (matchers: ${MATCHER_KEYS.join(', ')})`;
       }
@@ -141,7 +149,7 @@ function badRegex(value: unknown, where: string): string | undefined {
       try {
         new RegExp(source);
       } catch (err) {
-        return `${where}.match: ${JSON.stringify(source)} is not a valid regex (${(err as Error).message})`;
+        return `${where}.match: ${JSON.stringify(source)} is not a valid regular expression (${(err as Error).message})`;
       }
     }
   }

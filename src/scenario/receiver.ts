@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Interrupted } from './http';
 
 // The runner's own webhook receiver: one HTTP server on 127.0.0.1 for the whole run, one inbox
 // (a path of its own) a session. It keeps the exact bytes, since the signature covers them; the
@@ -21,8 +22,11 @@ export interface Inbox {
   received: Received[];
   /** Webhook id to the secret its subscription was answered with. */
   secrets: Map<string, string>;
-  /** Resolves with `check`'s first defined answer, re-asked on each arrival, or undefined at the deadline. */
-  waitFor<T>(check: () => T | undefined, ms: number): Promise<T | undefined>;
+  /**
+   * Resolves with `check`'s first defined answer, re-asked on each arrival, or undefined at the
+   * deadline; an abort (Ctrl-C) rejects with Interrupted at once.
+   */
+  waitFor<T>(check: () => T | undefined, ms: number, signal?: AbortSignal): Promise<T | undefined>;
   close(): void;
 }
 
@@ -90,14 +94,27 @@ function newBox(url: string, remove: () => void): Box {
     url,
     received: [],
     secrets: new Map(),
-    waitFor<T>(check: () => T | undefined, ms: number) {
-      return new Promise<T | undefined>((resolve) => {
-        const timer = setTimeout(() => resolve(check()), ms);
+    waitFor<T>(check: () => T | undefined, ms: number, signal?: AbortSignal) {
+      return new Promise<T | undefined>((resolve, reject) => {
+        if (signal?.aborted) {
+          reject(new Interrupted());
+          return;
+        }
+        const stop = () => {
+          clearTimeout(timer);
+          reject(new Interrupted());
+        };
+        const finish = (answer: T | undefined) => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', stop);
+          resolve(answer);
+        };
+        const timer = setTimeout(() => finish(check()), ms);
+        signal?.addEventListener('abort', stop, { once: true });
         const ask = () => {
           const answer = check();
           if (answer !== undefined) {
-            clearTimeout(timer);
-            resolve(answer);
+            finish(answer);
           } else {
             listeners.push(ask);
           }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
+import { Interrupted } from './http';
 import { findFiles, type Loaded, loadFile } from './load';
 import { type Receiver, startReceiver } from './receiver';
 import type { Scenario } from './schema';
@@ -37,6 +38,9 @@ export interface Report {
 
 export const DEFAULT_PATH = 'scenarios';
 
+/** After Ctrl-C, how long the running scenario's teardown and unsubscribing may take in all. */
+export const CLEANUP_MS = 10_000;
+
 /** Runs the scenarios under `paths`; MissingPath and UsageError are the caller's exit 2. */
 export async function runScenarios(options: RunOptions): Promise<Report> {
   const files = await findFiles(options.paths.length > 0 ? options.paths : [DEFAULT_PATH]);
@@ -53,18 +57,31 @@ export async function runScenarios(options: RunOptions): Promise<Report> {
   }
   const results: ScenarioResult[] = [];
   const target = await openTarget(options);
-  // Ctrl-C during an in-process run: the temporary store goes too, then exit 130
-  const interrupted = () => {
+  // Ctrl-C (SIGINT, SIGTERM): the running step stops (its waits and requests are aborted), the
+  // scenario's teardown runs and its subscriptions go (CLEANUP_MS in all), the temporary store of
+  // an in-process run goes, then exit 130. A second signal, or the bound passed: at once.
+  const stop = new AbortController();
+  const now = () => {
     target.discard?.();
     process.exit(130);
   };
-  process.once('SIGINT', interrupted);
-  process.once('SIGTERM', interrupted);
+  const interrupted = () => {
+    if (stop.signal.aborted) {
+      now();
+    }
+    stop.abort();
+    setTimeout(now, CLEANUP_MS + 1000).unref();
+  };
+  process.on('SIGINT', interrupted);
+  process.on('SIGTERM', interrupted);
   let receiver: Receiver | undefined;
   try {
     receiver = await startReceiver();
     for (const entry of loaded) {
-      const result = await runOne(entry, target, receiver, options.readKey);
+      if (stop.signal.aborted) {
+        break;
+      }
+      const result = await runOne(entry, target, receiver, options.readKey, stop.signal);
       results.push(result);
       options.onResult?.(result);
       if (options.bail && result.status === 'failed') {
@@ -76,6 +93,9 @@ export async function runScenarios(options: RunOptions): Promise<Report> {
     process.off('SIGTERM', interrupted);
     await receiver?.close();
     await target.close();
+  }
+  if (stop.signal.aborted) {
+    now();
   }
   const count = (status: ScenarioResult['status']) =>
     results.filter((r) => r.status === status).length;
@@ -96,6 +116,7 @@ async function runOne(
   target: Target,
   receiver: Receiver,
   readKey: string | undefined,
+  stop: AbortSignal,
 ): Promise<ScenarioResult> {
   const started = performance.now();
   const done = (
@@ -126,6 +147,7 @@ async function runOne(
     return done('failed', `setting up its workspace failed: ${(err as Error).message}`);
   }
   let result: ScenarioResult;
+  session.signal = stop;
   try {
     await runSteps(scenario.steps, session);
     result = done('passed', null);
@@ -134,10 +156,15 @@ async function runOne(
       result = done('failed', err.message, { number: err.step, label: err.label });
     } else if (err instanceof SkipScenario) {
       result = done('skipped', err.message);
+    } else if (err instanceof Interrupted) {
+      result = done('failed', 'interrupted (Ctrl-C): its teardown ran, then the run stopped');
     } else {
       result = done('failed', (err as Error).message);
     }
   }
+  // the teardown and the unsubscribing run to their end, or until CLEANUP_MS after a Ctrl-C
+  const cleanup = cleanupSignal(stop);
+  session.signal = cleanup.signal;
   try {
     const broke = await runTeardown(scenario, session);
     if (broke !== undefined) {
@@ -152,8 +179,31 @@ async function runOne(
       await unsubscribeAll(session);
     }
     session.inbox?.close();
+    cleanup.done();
   }
   return { ...result, duration_ms: Math.round(performance.now() - started) };
+}
+
+/** Aborts CLEANUP_MS after `stop` does (at once counting from now when it has already). */
+function cleanupSignal(stop: AbortSignal): { signal: AbortSignal; done: () => void } {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const start = () => {
+    timer = setTimeout(() => controller.abort(), CLEANUP_MS);
+    timer.unref();
+  };
+  if (stop.aborted) {
+    start();
+  } else {
+    stop.addEventListener('abort', start, { once: true });
+  }
+  return {
+    signal: controller.signal,
+    done() {
+      clearTimeout(timer);
+      stop.removeEventListener('abort', start);
+    },
+  };
 }
 
 /** The scenario's `teardown:` steps, all of them, whatever `steps` did; the first failure's text. */

@@ -16,6 +16,8 @@ export interface Session {
   dir: string;
   /** Subscriptions the webhook steps made, to delete when the workspace is shared. */
   webhooks: string[];
+  /** Ctrl-C: aborts what the step waits on (a request, a delivery, a 429's wait). */
+  signal?: AbortSignal | undefined;
 }
 
 /** One step as it ran: what `svc trigger` prints, and what a failure names. */

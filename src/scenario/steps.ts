@@ -1,4 +1,4 @@
-import { type Answer, asRecord, NetworkError, send, sendJson } from './http';
+import { type Answer, asRecord, Interrupted, NetworkError, send, sendJson } from './http';
 import { type Mismatch, match, matchHeader, render } from './matchers';
 import { buildAdmin, buildClock, buildRequest, RequestProblem } from './request';
 import { type Expect, kindOf, type Step } from './schema';
@@ -52,6 +52,9 @@ function kindLabel(step: Step): string {
 }
 
 async function runStep(raw: Step, number: number, session: Session): Promise<StepRecord> {
+  if (session.signal?.aborted) {
+    throw new Interrupted();
+  }
   const label = labelOf(raw);
   const fail = (detail: string, mismatch?: Mismatch) =>
     new StepFailure(number, label, detail, mismatch);
@@ -122,7 +125,7 @@ async function execute(
   const times = step.request?.repeat ?? 1;
   let answer: Answer | undefined;
   for (let n = 1; n <= times; n++) {
-    answer = await politely(step, () => sendStep(step, record, session));
+    answer = await politely(step, () => sendStep(step, record, session), session.signal);
     const mismatch = check(step.expect, answer);
     if (mismatch) {
       const attempt = times > 1 ? ` (request ${n} of ${times})` : '';
@@ -146,7 +149,7 @@ async function sendStep(step: Step, record: StepRecord, session: Session): Promi
       : buildClock(step.clock ?? { advance: 0 }, session);
   record.method = out.method;
   record.path = (step.request?.path ?? step.admin?.path ?? '/__admin/clock').split('?')[0];
-  const answer = await send(out);
+  const answer = await send({ ...out, signal: session.signal });
   if (step.request) {
     session.webhooks.push(...remember(answer, session.inbox));
   }
@@ -162,10 +165,14 @@ const MAX_WAIT_S = 60;
  * scenarios, so a 429 that expect.status does not accept is waited out as its Retry-After says,
  * then the request is sent again. A step expecting 429 (rate-limit.yaml) gets it as it came.
  */
-async function politely(step: Step, sendOnce: () => Promise<Answer>): Promise<Answer> {
+async function politely(
+  step: Step,
+  sendOnce: () => Promise<Answer>,
+  signal: AbortSignal | undefined,
+): Promise<Answer> {
   let answer = await sendOnce();
   for (let retry = 1; retry <= RATE_LIMIT_RETRIES && limited(step, answer); retry++) {
-    await sleep(retryAfterSeconds(answer) * 1000);
+    await sleep(retryAfterSeconds(answer) * 1000, signal);
     answer = await sendOnce();
   }
   return answer;
@@ -189,8 +196,23 @@ export function retryAfterSeconds(answer: Pick<Answer, 'headers'>): number {
   return Number.isNaN(seconds) ? 1 : Math.min(MAX_WAIT_S, Math.max(1, seconds));
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((done) => setTimeout(done, ms));
+/** Waits `ms`; an abort ends the wait at once with Interrupted. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((done, fail) => {
+    if (signal?.aborted) {
+      fail(new Interrupted());
+      return;
+    }
+    const stop = () => {
+      clearTimeout(timer);
+      fail(new Interrupted());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', stop);
+      done();
+    }, ms);
+    signal?.addEventListener('abort', stop, { once: true });
+  });
 }
 
 function note(record: StepRecord, answer: Answer): Answer {
@@ -268,7 +290,13 @@ export function read(from: { body: unknown; headers: Headers }, path: string): u
 
 async function nowOf(session: Session): Promise<string> {
   if (session.control) {
-    const answer = await sendJson('GET', `${session.origin}/__admin/clock`).catch(() => undefined);
+    const answer = await sendJson(
+      'GET',
+      `${session.origin}/__admin/clock`,
+      undefined,
+      undefined,
+      session.signal,
+    ).catch(() => undefined);
     const now = asRecord(answer?.body).now;
     if (typeof now === 'string') {
       return now;

@@ -4,8 +4,16 @@ import { Literal } from './matchers';
 // inside a longer string the value is interpolated as text. An unknown name fails the step.
 
 export class UnknownName extends Error {
-  constructor(readonly variable: string) {
-    super(`{{${variable}}} is not a captured or built-in name`);
+  /** `field`: for `{{c.nope}}`, the part of the name that was there (`c`) and the field it lacks. */
+  constructor(
+    readonly variable: string,
+    field?: { of: string; name: string },
+  ) {
+    super(
+      field
+        ? `{{${variable}}}: ${field.of} has no field ${field.name}`
+        : `{{${variable}}} is not a captured or built-in name`,
+    );
   }
 }
 
@@ -58,17 +66,19 @@ function lookup(name: string, vars: Vars): unknown {
     throw new UnknownName(name);
   }
   let value: unknown = vars.get(head);
+  let of = head;
   for (const part of rest) {
     if (Array.isArray(value) && /^\d+$/.test(part)) {
       value = value[Number(part)];
     } else if (typeof value === 'object' && value !== null && Object.hasOwn(value, part)) {
       value = (value as Record<string, unknown>)[part];
     } else {
-      throw new UnknownName(name);
+      throw new UnknownName(name, { of, name: part });
     }
     if (value === undefined) {
-      throw new UnknownName(name);
+      throw new UnknownName(name, { of, name: part });
     }
+    of = `${of}.${part}`;
   }
   return value;
 }

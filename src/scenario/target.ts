@@ -61,15 +61,18 @@ export function normalizeBase(url: string, flag = '--base-url'): { base: string;
   return { base: `${parsed.origin}${path === '' ? '/v1' : path}`, origin: parsed.origin };
 }
 
-/** Whether svc's control API answers at `origin`; a server that cannot be reached is a UsageError. */
-export async function hasControlApi(origin: string): Promise<boolean> {
+/**
+ * Whether svc's control API answers at `origin`; a server that cannot be reached is a UsageError
+ * naming `given` (the URL as the flag gave it, path and all).
+ */
+export async function hasControlApi(origin: string, given = origin): Promise<boolean> {
   try {
     const answer = await sendJson('GET', `${origin}/__admin/clock`);
     const now = asRecord(answer.body).now;
     return answer.status === 200 && typeof now === 'string' && !Number.isNaN(Date.parse(now));
   } catch (err) {
     if (err instanceof NetworkError) {
-      throw new UsageError(`cannot reach ${origin}: ${reason(err)}`);
+      throw new UsageError(`cannot reach ${given}: ${reason(err)}`);
     }
     throw err;
   }
@@ -79,6 +82,8 @@ export interface KeyCheck {
   workspaceId: string | undefined;
   /** `read` or `write`, when /ping says (svc does, under `key.access`). */
   access: string | undefined;
+  /** The key's name, when /ping says (`key.name`). */
+  name: string | undefined;
 }
 
 /**
@@ -92,7 +97,7 @@ export async function checkKey(base: string, key: string, flag = '--key'): Promi
     answer = await sendJson('GET', `${base}/ping`, undefined, key);
   } catch (err) {
     if (err instanceof NetworkError) {
-      throw new UsageError(`cannot reach ${new URL(base).origin}: ${reason(err)}`);
+      throw new UsageError(`cannot reach ${base}: ${reason(err)}`);
     }
     throw err;
   }
@@ -111,9 +116,11 @@ export async function checkKey(base: string, key: string, flag = '--key'): Promi
   }
   const id = body.workspace_id;
   const access = asRecord(body.key).access;
+  const name = asRecord(body.key).name;
   return {
     workspaceId: typeof id === 'string' ? id : undefined,
     access: typeof access === 'string' ? access : undefined,
+    name: typeof name === 'string' ? name : undefined,
   };
 }
 
@@ -152,7 +159,7 @@ async function inProcess(): Promise<Target> {
 
 async function remote(url: string, key?: string, readKey?: string): Promise<Target> {
   const { base, origin } = normalizeBase(url);
-  const control = await hasControlApi(origin);
+  const control = await hasControlApi(origin, url);
   if (key === undefined) {
     if (!control) {
       throw new UsageError(
@@ -163,13 +170,28 @@ async function remote(url: string, key?: string, readKey?: string): Promise<Targ
       throw new UsageError('--read-key goes with --key');
     }
   }
-  const shared: Keys | undefined =
-    key === undefined
-      ? undefined
-      : { write: key, read: readKey, workspaceId: (await checkKey(base, key)).workspaceId };
-  if (readKey !== undefined) {
-    await checkKey(base, readKey, '--read-key');
+  const write = key === undefined ? undefined : await checkKey(base, key);
+  if (write?.access === 'read') {
+    // as svc trigger: a read key would fail every step that makes something, one by one
+    throw new UsageError(
+      `--key must be a write key; ${write.name === undefined ? 'it' : JSON.stringify(write.name)} is read-only`,
+    );
   }
+  const read = readKey === undefined ? undefined : await checkKey(base, readKey, '--read-key');
+  if (read?.access === 'write') {
+    throw new UsageError('--read-key is a write key; give it a read-only key');
+  }
+  if (
+    read?.workspaceId !== undefined &&
+    write?.workspaceId !== undefined &&
+    read.workspaceId !== write.workspaceId
+  ) {
+    throw new UsageError(
+      `--read-key is a key of workspace ${read.workspaceId}, --key of ${write.workspaceId}: give two keys of one workspace`,
+    );
+  }
+  const shared: Keys | undefined =
+    key === undefined ? undefined : { write: key, read: readKey, workspaceId: write?.workspaceId };
   return {
     base,
     origin,

@@ -23,6 +23,7 @@ export async function subscribe(spec: WebhookSpec, session: Session): Promise<An
       ...(spec.filters === undefined ? {} : { filters: spec.filters }),
     },
     session.keys.write,
+    session.signal,
   );
   const error = asRecord(asRecord(answer.body).error);
   if (answer.status === 400 && (error.field === 'target_url' || error.field === 'targetUrl')) {
@@ -69,7 +70,7 @@ export async function awaitDelivery(
   const candidates = () => inbox.received.filter((r) => !r.consumed && r.event === spec.event);
   const fits = (r: Received) => mismatchOf(spec, r) === null;
   if (spec.none) {
-    const came = await inbox.waitFor(() => candidates().find(fits), within);
+    const came = await inbox.waitFor(() => candidates().find(fits), within, session.signal);
     return came
       ? {
           ok: false,
@@ -79,7 +80,7 @@ export async function awaitDelivery(
   }
   // The first unconsumed delivery of the event that fits, in arrival order: deliveries of one
   // event may arrive out of order (spec: "a retried delivery can arrive after a newer one").
-  const found = await inbox.waitFor(() => candidates().find(fits), within);
+  const found = await inbox.waitFor(() => candidates().find(fits), within, session.signal);
   if (!found) {
     const first = candidates()[0];
     const mismatch = first ? mismatchOf(spec, first) : null;
@@ -139,8 +140,12 @@ function requireInbox(session: Session): Inbox {
 /** Best effort: the subscriptions a scenario made in a workspace it shares with others. */
 export async function unsubscribeAll(session: Session): Promise<void> {
   for (const id of session.webhooks) {
-    await sendJson('DELETE', `${session.base}/webhooks/${id}`, undefined, session.keys.write).catch(
-      () => undefined,
-    );
+    await sendJson(
+      'DELETE',
+      `${session.base}/webhooks/${id}`,
+      undefined,
+      session.keys.write,
+      session.signal,
+    ).catch(() => undefined);
   }
 }

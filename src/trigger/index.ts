@@ -77,7 +77,7 @@ async function triggerOnce(options: TriggerOptions): Promise<TriggerResult> {
     );
   }
   const { base, origin } = normalizeBase(options.server, '--server');
-  if (!(await hasControlApi(origin))) {
+  if (!(await hasControlApi(origin, options.server))) {
     throw new TriggerUsage(
       `${origin} is not a svc (no control API at ${origin}/__admin/clock); svc trigger needs one`,
     );
@@ -92,6 +92,10 @@ async function triggerOnce(options: TriggerOptions): Promise<TriggerResult> {
   }
   const keys = await credentials(base, origin, options);
   try {
+    if (keys.madeKeyId !== undefined) {
+      // as with --key: a workspace whose plan is off (402) is told before anything is made
+      await checkWorkspace(base, keys);
+    }
     return await runRecipe(options, recipe, steps, base, origin, keys, out, warn);
   } finally {
     if (keys.madeKeyId !== undefined) {
@@ -249,6 +253,20 @@ async function credentials(
     workspaceId,
     ...(typeof id === 'string' ? { madeKeyId: id } : {}),
   };
+}
+
+/** GET /ping with the key made for --workspace: a workspace without its plan is exit 2. */
+async function checkWorkspace(base: string, keys: TriggerKeys): Promise<void> {
+  try {
+    await checkKey(base, keys.write, '--workspace');
+  } catch (err) {
+    if (err instanceof UsageError && /answered 402/.test(err.message)) {
+      throw new TriggerUsage(
+        `workspace ${keys.workspaceId} has no active subscription (GET /ping answered 402); switch it on first`,
+      );
+    }
+    throw err;
+  }
 }
 
 async function firstWorkspace(origin: string): Promise<string> {

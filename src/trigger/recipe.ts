@@ -99,7 +99,7 @@ export function applyOverrides(recipe: Recipe, overrides: readonly Override[]): 
   }
   const body = structuredClone(isObject(call.body) ? call.body : {});
   for (const { field, value } of overrides) {
-    setPath(body, field.split('.'), value);
+    setPath(body, field.split('.'), value, field);
   }
   const merged: Step = step.request
     ? { ...step, request: { ...step.request, body } }
@@ -107,22 +107,39 @@ export function applyOverrides(recipe: Recipe, overrides: readonly Override[]): 
   return recipe.steps.map((s, i) => (i === index ? merged : s));
 }
 
-/** Sets a dotted path; a numeric segment indexes an array the body has (`line_items.0.unit_price`). */
+/**
+ * Sets a dotted path; a numeric segment indexes a list the recipe's body has
+ * (`line_items.0.unit_price`). A numeric segment where the recipe has no list, or past its end,
+ * is a RecipeProblem naming the whole `field`, before anything is sent.
+ */
 function setPath(
   target: Record<string, unknown> | unknown[],
   path: string[],
   value: unknown,
+  field: string,
+  parent = '',
 ): void {
   const [head, ...rest] = path;
   if (head === undefined) {
     return;
   }
-  const index = Array.isArray(target) && /^\d+$/.test(head) ? Number(head) : undefined;
+  const numeric = /^\d+$/.test(head);
+  const where = parent === '' ? 'body' : parent;
+  if (numeric && !Array.isArray(target)) {
+    throw new RecipeProblem(
+      `--override ${field}: the recipe's ${where} is not a list, so it has no item ${head}`,
+    );
+  }
+  const index = Array.isArray(target) && numeric ? Number(head) : undefined;
   const container = target as Record<string, unknown> & unknown[];
   const at = index ?? head;
-  if (index !== undefined && index > container.length) {
+  // one past the end adds an item, but only whole (`line_items.1={...}`), never a field of one
+  if (
+    index !== undefined &&
+    (index > container.length || (index === container.length && rest.length > 0))
+  ) {
     throw new RecipeProblem(
-      `--override ${path.join('.')}: the recipe's ${head} is past the end of a list of ${container.length}`,
+      `--override ${field}: the recipe's ${where} has ${container.length} item${container.length === 1 ? '' : 's'}, no item ${head}`,
     );
   }
   if (rest.length === 0) {
@@ -133,7 +150,7 @@ function setPath(
   const next: Record<string, unknown> | unknown[] =
     isObject(current) || Array.isArray(current) ? current : {};
   container[at as number] = next;
-  setPath(next, rest, value);
+  setPath(next, rest, value, field, parent === '' ? head : `${parent}.${head}`);
 }
 
 /** Where the step marked override is (0-based), or -1. */

@@ -1,6 +1,6 @@
 // Bad usage of svc replay is exit 2 with one line on stderr (DESIGN, Operations), and the command
 // is found with its options and its subcommand (src/cli/main.ts, unknownCommand).
-import { readdir, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { cleanup, runSvc, tempDir } from '../support/spawn';
@@ -149,5 +149,32 @@ describe('svc replay is a command with options and a subcommand', () => {
     const run = await runSvc(['nope', '--from', 'x']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("unknown command 'nope'");
+  });
+});
+
+describe('svc replay --junit is prepared as svc scenario run prepares it (one shared helper)', () => {
+  test('--junit into folders that do not exist yet makes them; the report is written there', async () => {
+    const cwd = await tempDir();
+    await writeFile(join(cwd, 'log.jsonl'), '');
+    const file = join(cwd, 'deep', 'er', 'replay.xml');
+    const run = await runSvc(
+      ['replay', '--from', 'log.jsonl', ...TO, '--key', 'k', '--junit', file],
+      { cwd },
+    );
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(await readFile(file, 'utf8')).toContain('<testsuites');
+  });
+
+  test('a --junit that cannot be written: the same one line as svc scenario run, exit 2', async () => {
+    const cwd = await tempDir();
+    await writeFile(join(cwd, 'a-file'), 'x');
+    const file = join(cwd, 'a-file', 'r.xml');
+    const run = await runSvc(
+      ['replay', '--from', 'log.jsonl', ...TO, '--key', 'k', '--junit', file],
+      { cwd },
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^error: cannot write --junit .*a-file\/r\.xml: .*\n$/);
   });
 });

@@ -260,7 +260,7 @@ describe('scenario file checks', () => {
     [
       'an all-matcher object whose match is not a regex',
       'steps:\n  - request: {method: GET, path: /ping}\n    expect: {body: {id: {match: "[a-"}}}\n',
-      /steps\.0\.expect\.body\.id\.match: "\[a-" is not a valid regex/,
+      /steps\.0\.expect\.body\.id\.match: "\[a-" is not a valid regular expression/,
     ],
     [
       'clock with advance and set',
@@ -302,14 +302,12 @@ describe('scenario file checks', () => {
     expect(out.headers?.Authorization).toBe('Bearer tok');
   });
 
-  test('{{a.b}} reads into a captured object; an unknown one fails like {{nobody}}', () => {
+  test('{{a.b}} reads into a captured object; an unknown field: c has no field nope', () => {
     const vars = new Map<string, unknown>([['job', { job_number: 1042, tags: ['hail'] }]]);
     expect(substitute('{{job.job_number}}', vars)).toBe(1042);
     expect(substitute('Job #{{job.job_number}} {{job.tags.0}}', vars)).toBe('Job #1042 hail');
     expect(() => substitute('{{job.nope}}', vars)).toThrow(UnknownName);
-    expect(() => substitute('{{job.nope}}', vars)).toThrow(
-      '{{job.nope}} is not a captured or built-in name',
-    );
+    expect(() => substitute('{{job.nope}}', vars)).toThrow('{{job.nope}}: job has no field nope');
   });
 
   test('a malformed file names its path once, in the line and the report', async () => {
