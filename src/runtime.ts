@@ -4,6 +4,7 @@ import { TIMEOUT_MS } from './deliveries/policy';
 import { DeliveryWorker } from './deliveries/worker';
 import { Clock, Scheduler } from './platform/clock';
 import type { Config, Platform } from './platform/context';
+import { Faults } from './platform/faults';
 import { FileStorage, filesDirOf } from './platform/files/storage';
 import { Idempotency } from './platform/idempotency';
 import { Cursors } from './platform/paging';
@@ -92,6 +93,7 @@ export function createRuntime(
     limiter: new RateLimiter(clock),
     cursors: new Cursors(Buffer.from(meta.secret, 'hex')),
     files: new FileStorage(filesDir),
+    faults: new Faults(clock),
   };
   const rt: Runtime = {
     ...platform,

@@ -7,6 +7,7 @@ import { FAMILIES } from '../resources';
 import type { Runtime } from '../runtime';
 import { clockAdmin } from './clock';
 import { connectionAdmin } from './connections';
+import { faultAdmin } from './faults';
 import { oauthAdmin } from './oauth';
 import { requestLogAdmin } from './requests';
 import { restoreAdmin } from './restore';
@@ -28,6 +29,7 @@ export function adminApp(rt: Runtime): OpenAPIHono<AppEnv> {
   admin.route('/', webhookAdmin(rt));
   admin.route('/', oauthAdmin(rt));
   admin.route('/', connectionAdmin(rt));
+  admin.route('/', faultAdmin(rt));
   for (const family of FAMILIES) {
     if (family.admin) {
       admin.route('/', family.admin(rt));

@@ -25,6 +25,9 @@ const LoggedRequestSchema = z
     request_body_truncated: z.boolean(),
     response_body: z.string().nullable(),
     response_body_truncated: z.boolean(),
+    fault: z.string().optional().openapi({
+      description: 'The id of the injected fault (/__admin/faults) this call got; absent when none',
+    }),
   })
   .openapi('AdminLoggedRequest');
 

@@ -34,6 +34,9 @@ const AttemptSchema = z.object({
   duration_ms: z.number(),
   error: z.string().nullable(),
   response_snippet: z.string().nullable(),
+  fault: z.string().optional().openapi({
+    description: 'The injected fault that stood in for the receiver; absent when none',
+  }),
 });
 
 const DeliverySchema = z

@@ -21,6 +21,8 @@ export interface Attempt {
   error: string | null;
   /** The start of what the receiver answered, for the delivery log. */
   response_snippet: string | null;
+  /** The injected fault (/__admin/faults `match.target`) that stood in for the receiver. */
+  fault?: string;
 }
 
 export const DELIVERY_STATES = ['pending', 'retrying', 'succeeded', 'failed', 'cancelled'] as const;

@@ -32,6 +32,8 @@ export interface Result {
   error: string | null;
   durationMs: number;
   snippet: string | null;
+  /** The injected fault that stood in for the receiver (see faulted.ts). */
+  fault?: string;
 }
 
 const agents = {
@@ -39,7 +41,7 @@ const agents = {
   'https:': new https.Agent({ keepAlive: true }),
 };
 
-const timedOutAfter = (timeoutMs: number) => `timed out after ${timeoutMs / 1000} s`;
+export const timedOutAfter = (timeoutMs: number) => `timed out after ${timeoutMs / 1000} s`;
 
 function describe(err: NodeJS.ErrnoException, timeoutMs: number, timedOut: boolean): string {
   return timedOut ? timedOutAfter(timeoutMs) : networkErrorText(err);

@@ -3,11 +3,12 @@ import type { Platform } from '../platform/context';
 import { newId } from '../platform/ids';
 import { type AttemptResult, afterAttempt, validSecrets, type Webhook } from '../resources';
 import { GLOBAL, type TxScope, type WorkspaceCollections } from '../store';
+import { deliverOrFault } from './faulted';
 import { flushUpdate } from './outbox';
 import { outcomeOf, retryDelayMs } from './policy';
 import { Pool } from './pool';
 import { type Attempt, type Delivery, isOpen, type PendingUpdate } from './records';
-import { deliver, type Outgoing, type Result } from './send';
+import type { Outgoing, Result } from './send';
 
 // DESIGN, Outbox and worker: deliveries are persisted rows; the worker schedules every open one
 // on the clock (at start, and as commits add them), sends it, and writes what came of it. Retry
@@ -128,7 +129,7 @@ export class DeliveryWorker {
   }
 
   async #send(wsId: string, d: Delivery): Promise<Delivery | undefined> {
-    const { store, clock, config } = this.#rt;
+    const { store, clock } = this.#rt;
     await store.sync();
     return this.#pool.run(d.webhook_id, async () => {
       // Read again inside the slot: while this waited for the disk and for a free slot the
@@ -138,7 +139,7 @@ export class DeliveryWorker {
         return this.#cancel(wsId, d.id);
       }
       const at = clock.iso(); // when it went out, after any wait for a free slot
-      const result = await deliver(out, config.webhookTimeoutMs, this.#stop.signal);
+      const result = await deliverOrFault(this.#rt, wsId, out, this.#stop.signal);
       if (this.#stop.signal.aborted) {
         return undefined;
       }
@@ -200,6 +201,7 @@ export class DeliveryWorker {
         duration_ms: result.durationMs,
         error: result.error,
         response_snippet: result.snippet,
+        ...(result.fault === undefined ? {} : { fault: result.fault }),
       };
       const outcome = outcomeOf(result);
       const failed = outcome === 'retry' || outcome === 'stop';

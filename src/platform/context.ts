@@ -4,6 +4,7 @@ import { appCredential, type Credential } from './auth/credentials';
 import type { Workspace } from './auth/records';
 import type { Clock, Scheduler } from './clock';
 import { ApiError } from './errors';
+import type { Faults } from './faults/registry';
 import type { FileStorage } from './files/storage';
 import type { CorsOrigins } from './http/cors';
 import type { Cursors } from './paging/cursors';
@@ -46,6 +47,8 @@ export interface Platform {
   cursors: Cursors;
   /** Where uploaded files' bytes are kept: beside the data file. */
   files: FileStorage;
+  /** Faults injected through /__admin/faults (decisions.md, Faults). */
+  faults: Faults;
 }
 
 /** What a verb runs with: the caller's workspace (its store, its record), the clock, the caller. */
@@ -68,6 +71,8 @@ export type AppEnv = {
     ctx: ServiceContext;
     /** The request has been counted by the rate limiter, and its headers stamped. */
     rateCounted: boolean;
+    /** The id of the injected fault this call got, for the request log. */
+    fault: string | undefined;
   };
 };
 

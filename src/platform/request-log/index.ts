@@ -102,7 +102,9 @@ export const logRequests =
     // written, and the collector paid for that in every busy turn. The rest of the work (the
     // query, the line) is done once this turn's answers are on their way (see appendLater).
     const { method, path, url } = c.req;
-    const status = res.status;
+    // decisions.md, Faults: a dropped call answered nothing; the log says status 0.
+    const status = res.type === 'error' ? 0 : res.status;
+    const fault = c.get('fault');
     const requestId = c.get('requestId');
     const contentType = c.req.header('content-type');
     const idempotencyKey = c.req.header('idempotency-key');
@@ -130,6 +132,7 @@ export const logRequests =
         request_body: request?.text ?? null,
         request_body_truncated: request?.truncated ?? false,
         response,
+        ...(fault === undefined ? {} : { fault }),
       };
     });
   };

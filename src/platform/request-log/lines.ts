@@ -17,6 +17,8 @@ export interface LoggedRequest {
   request_body_truncated: boolean;
   response_body: string | null;
   response_body_truncated: boolean;
+  /** The injected fault this call got (decisions.md, Faults); absent when none, as in older lines. */
+  fault?: string;
 }
 
 /** A response as the middleware hands it over: the JSON text `c.json` sent, or other text. */
@@ -65,7 +67,8 @@ export function lineParts(id: string, entry: NewEntry): string[] {
     `,"credential_kind":"${entry.credential_kind}","request_id":"${entry.request_id}"` +
     `,"request_headers":${JSON.stringify(entry.request_headers)}` +
     `,"request_body":${JSON.stringify(entry.request_body)}` +
-    `,"request_body_truncated":${entry.request_body_truncated}`;
+    `,"request_body_truncated":${entry.request_body_truncated}` +
+    (entry.fault === undefined ? '' : `,"fault":${JSON.stringify(entry.fault)}`);
   const sent = 'json' in entry.response ? entry.response.json : entry.response.text;
   const body = cap(sent);
   if (body.text === '') {

@@ -1,0 +1,82 @@
+import type { Socket } from 'node:net';
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { AppEnv } from '../context';
+import { ApiError, errorBody, errorStatus } from '../errors';
+import type { Fault, Faults } from './registry';
+
+/** decisions.md, Faults: the longest delay a fault may hold a call or a delivery (60 s). */
+export const MAX_DELAY_MS = 60_000;
+/** decisions.md, Faults: a faulted 429 asks for the shortest wait a real one can (1 s). */
+const FAULT_RETRY_AFTER = '1';
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The spec code for a status when none is given: the one with that status, else server_error. */
+export function codeOf(action: Fault['action']) {
+  if (action.code) {
+    return action.code;
+  }
+  const same = Object.entries(errorStatus).find(([, s]) => s === action.status);
+  return (same?.[0] as keyof typeof errorStatus | undefined) ?? 'server_error';
+}
+
+/**
+ * Decided after the credential, rate and plan checks and before the idempotency key and the
+ * route, so a faulted call changes no data and a retry with the same key runs for real. Returns a
+ * Response when the fault answers instead of the route; undefined to go on (no fault, or a delay).
+ */
+export async function applyFault(
+  faults: Faults,
+  c: Context<AppEnv>,
+): Promise<Response | undefined> {
+  const credential = c.get('credential');
+  if (!credential) {
+    return undefined;
+  }
+  const fault = faults.forCall({
+    method: c.req.method,
+    path: c.req.path,
+    workspaceId: credential.workspaceId,
+    keyId: credential.id,
+  });
+  if (!fault) {
+    return undefined;
+  }
+  c.set('fault', fault.id);
+  const { action } = fault;
+  if (action.delay_ms) {
+    await sleep(action.delay_ms);
+  }
+  if (action.drop) {
+    return drop(c);
+  }
+  if (action.status !== undefined || action.code !== undefined) {
+    const code = codeOf(action);
+    const status = action.status ?? errorStatus[code];
+    const body = errorBody(
+      new ApiError(code, `injected fault ${fault.id}`),
+      c.get('requestId') ?? '',
+      new URL(c.req.url).origin,
+    );
+    const res = c.json(body, status as ContentfulStatusCode);
+    if (status === 429) {
+      res.headers.set('Retry-After', FAULT_RETRY_AFTER);
+    }
+    return res;
+  }
+  return undefined;
+}
+
+/**
+ * The socket reset with no answer: a client sees ECONNRESET ("socket hang up"). In-process (no
+ * socket, as under `app.request`) the answer is `Response.error()`, status 0, as fetch's own.
+ */
+function drop(c: Context<AppEnv>): Response {
+  const env = c.env as { incoming?: { socket?: Socket } } | undefined;
+  const socket = env?.incoming?.socket;
+  if (socket) {
+    socket.resetAndDestroy();
+  }
+  return Response.error();
+}
