@@ -73,6 +73,8 @@ export type AppEnv = {
     rateCounted: boolean;
     /** The id of the injected fault this call got, for the request log. */
     fault: string | undefined;
+    /** The fault dropped the connection: nothing was answered. */
+    dropped: boolean | undefined;
   };
 };
 

@@ -103,7 +103,7 @@ export const logRequests =
     // query, the line) is done once this turn's answers are on their way (see appendLater).
     const { method, path, url } = c.req;
     // decisions.md, Faults: a dropped call answered nothing; the log says status 0.
-    const status = res.type === 'error' ? 0 : res.status;
+    const status = c.get('dropped') ? 0 : res.status;
     const fault = c.get('fault');
     const requestId = c.get('requestId');
     const contentType = c.req.header('content-type');
