@@ -107,6 +107,24 @@ describe('matching', () => {
     await h.admin.delete('/faults');
   });
 
+  test('ids match in any case, and a GET fault takes HEAD, which is served as GET', async () => {
+    const ws = await h.workspace({ profile: 'empty' });
+    await fault({
+      match: { method: 'GET', path: '/jobs', workspace_id: ws.id.toUpperCase() },
+      action: { status: 500 },
+    });
+    await fault({ match: { key_id: ws.keys.read.id.toUpperCase() }, action: { status: 429 } });
+    expect((await ws.api.get('/jobs')).status).toBe(500);
+    // HEAD straight to the app: its empty body is no envelope for the harness's contract check
+    const head = await h.app.request('/v1/jobs', {
+      method: 'HEAD',
+      headers: { Authorization: `Bearer ${ws.keys.write.key}` },
+    });
+    expect(head.status).toBe(500);
+    expect((await ws.read.get('/contacts')).status).toBe(429);
+    await h.admin.delete('/faults');
+  });
+
   test('a target fault never touches API calls', async () => {
     const ws = await h.workspace({ profile: 'empty' });
     await fault({ match: { target: 'http://127.0.0.1' }, action: { status: 500 } });

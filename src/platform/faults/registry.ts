@@ -73,22 +73,32 @@ function nextDraw(state: number): { state: number; value: number } {
 export const v1Path = (path: string): string =>
   path === '/v1' || path.startsWith('/v1/') ? path : `/v1${path.startsWith('/') ? '' : '/'}${path}`;
 
+/** Ids are UUIDs, written in any case (README, control API). */
+const sameId = (want: string | undefined, id: string) =>
+  want === undefined || want.toLowerCase() === id.toLowerCase();
+
+/** A method as a call asks it: HEAD is served as GET, so a GET fault takes HEAD too. */
+function sameMethod(want: string | undefined, method: string): boolean {
+  if (want === undefined) {
+    return true;
+  }
+  const asked = method.toUpperCase();
+  const wanted = want.toUpperCase();
+  return wanted === asked || (wanted === 'GET' && asked === 'HEAD');
+}
+
 function matchesCall(m: FaultMatch, call: CallFacts): boolean {
   return (
     m.target === undefined &&
-    (m.method === undefined || m.method.toUpperCase() === call.method.toUpperCase()) &&
+    sameMethod(m.method, call.method) &&
     (m.path === undefined || call.path.startsWith(v1Path(m.path))) &&
-    (m.workspace_id === undefined || m.workspace_id === call.workspaceId) &&
-    (m.key_id === undefined || m.key_id === call.keyId)
+    sameId(m.workspace_id, call.workspaceId) &&
+    sameId(m.key_id, call.keyId)
   );
 }
 
 function matchesDelivery(m: FaultMatch, url: string, workspaceId: string): boolean {
-  return (
-    m.target !== undefined &&
-    url.startsWith(m.target) &&
-    (m.workspace_id === undefined || m.workspace_id === workspaceId)
-  );
+  return m.target !== undefined && url.startsWith(m.target) && sameId(m.workspace_id, workspaceId);
 }
 
 export class Faults {
