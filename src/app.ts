@@ -11,6 +11,7 @@ import { FAMILIES } from './resources';
 import type { Runtime } from './runtime';
 import { type V1Extension, v1App } from './v1';
 import { docsRoutes } from './web/docs';
+import { homeRoutes } from './web/home';
 import { oauthRoutes } from './web/oauth';
 
 /** Assembles the server: middleware order, routers, one error handler. Nothing else. */
@@ -35,6 +36,7 @@ export function createApp(rt: Runtime, extend?: V1Extension): OpenAPIHono<AppEnv
   }
   app.route('/', oauthRoutes(rt));
   app.route('/', docsRoutes());
+  app.route('/', homeRoutes(rt));
   app.notFound(notFoundHandler(app));
   app.onError(onError(rt.config.log));
   return app;
