@@ -1,17 +1,15 @@
 // A browser app on another origin calls svc: a page served on one port fetches /v1/ping from a
 // real `svc serve` on another, in Chromium (Debian's, driven by playwright-core), and reads the
 // answer's X-Request-Id, which CORS must expose.
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import { afterEach, expect, test } from 'vitest';
+import { browserAvailable, launchChromium } from '../support/browser';
 import { bannerKeys, cleanup, startServe, tempDir } from '../support/spawn';
 
-const CHROMIUM = '/usr/bin/chromium';
 // Skipped where Debian's Chromium is not installed; .ci/run installs it and requires it.
-const browser = existsSync(CHROMIUM) || process.env.SVC_REQUIRE_BROWSER === '1';
+const browser = browserAvailable;
 
 afterEach(cleanup);
 
@@ -45,19 +43,7 @@ test.skipIf(!browser)(
     const key = bannerKeys(svc.stdout())?.write;
     expect(key).toBeDefined();
     const app = await servePage();
-    const chrome = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    const chrome = await launchChromium();
     try {
       const page = await chrome.newPage();
       await page.goto(app.origin);

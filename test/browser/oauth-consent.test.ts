@@ -2,17 +2,15 @@
 // {app_url}/oauth/authorize on a real `svc serve`, the person picks a workspace and clicks Allow
 // (or Deny), the 302 lands on an app's callback on 127.0.0.1, and the app trades the code and
 // calls /v1/ping with the token.
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
 import { afterEach, expect, test } from 'vitest';
+import { browserAvailable, launchChromium } from '../support/browser';
 import { cleanup, http, startServe, tempDir } from '../support/spawn';
 
-const CHROMIUM = '/usr/bin/chromium';
 // Skipped where Debian's Chromium is not installed; .ci/run installs it and requires it.
-const browser = existsSync(CHROMIUM) || process.env.SVC_REQUIRE_BROWSER === '1';
+const browser = browserAvailable;
 
 afterEach(cleanup);
 
@@ -30,20 +28,7 @@ async function serveCallback(): Promise<{ url: string; close: () => Promise<void
   };
 }
 
-const launch = (): Promise<Browser> =>
-  chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+const launch = launchChromium;
 
 async function trade(
   svcUrl: string,
