@@ -11,6 +11,7 @@ import { faultAdmin } from './faults';
 import { oauthAdmin } from './oauth';
 import { requestLogAdmin } from './requests';
 import { restoreAdmin } from './restore';
+import { snapshotAdmin } from './snapshots';
 import { webhookAdmin } from './webhooks';
 import { workspaceAdmin } from './workspaces';
 
@@ -30,6 +31,7 @@ export function adminApp(rt: Runtime): OpenAPIHono<AppEnv> {
   admin.route('/', oauthAdmin(rt));
   admin.route('/', connectionAdmin(rt));
   admin.route('/', faultAdmin(rt));
+  admin.route('/', snapshotAdmin(rt));
   for (const family of FAMILIES) {
     if (family.admin) {
       admin.route('/', family.admin(rt));

@@ -8,6 +8,14 @@ export const CreatedWorkspaceSchema = z
     id: z.uuid(),
     name: z.string(),
     keys: z.object({ write: KeyRefSchema, read: KeyRefSchema }),
+    /** Made from a snapshot: its other live keys, each with a new secret (shown once). */
+    other_keys: z
+      .array(
+        KeyRefSchema.extend({ access: z.enum(['write', 'read']), name: z.string() }).openapi(
+          'AdminSnapshotKey',
+        ),
+      )
+      .optional(),
   })
   .openapi('AdminCreatedWorkspace');
 

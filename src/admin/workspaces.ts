@@ -1,9 +1,12 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppEnv } from '../platform/context';
+import { ApiError } from '../platform/errors';
 import { adminWriteErrors, errorResponses, jsonResponse } from '../platform/openapi/responses';
 import { listOf } from '../platform/openapi/schemas';
 import { byId, jsonBody, recordId } from '../resources/common/routing';
 import type { Runtime } from '../runtime';
+import { createFromSnapshot } from '../snapshot/create';
+import { WorkspaceSnapshotSchema } from '../snapshot/format';
 import { adminPage, adminPaging, positionOf } from './paging';
 import { AdminKeySchema, AdminWorkspaceSchema, CreatedWorkspaceSchema } from './schemas';
 import {
@@ -26,7 +29,7 @@ const create = createRoute({
     body: jsonBody(
       z.object({
         name: z.string().min(1).max(200).optional(),
-        profile: z.enum(['empty', 'small', 'demo']).default('empty'),
+        profile: z.enum(['empty', 'small', 'demo']).optional().openapi({ default: 'empty' }),
         seed: z
           .number()
           .int()
@@ -34,6 +37,8 @@ const create = createRoute({
           .max(2 ** 31 - 1)
           .optional(),
         subscription_active: z.boolean().optional(),
+        /** A new workspace holding what the snapshot holds, under new ids (instead of a profile). */
+        snapshot: WorkspaceSnapshotSchema.optional(),
       }),
     ),
   },
@@ -116,7 +121,22 @@ const revoke = createRoute({
 
 export function workspaceAdmin(rt: Runtime) {
   return new OpenAPIHono<AppEnv>()
-    .openapi(create, async (c) => c.json(await createWorkspace(rt, c.req.valid('json')), 201))
+    .openapi(create, async (c) => {
+      const { snapshot, ...input } = c.req.valid('json');
+      if (snapshot === undefined) {
+        return c.json(
+          await createWorkspace(rt, { ...input, profile: input.profile ?? 'empty' }),
+          201,
+        );
+      }
+      // A snapshot says what the workspace holds; a profile, a seed or a plan would say otherwise.
+      for (const field of ['profile', 'seed', 'subscription_active'] as const) {
+        if (input[field] !== undefined) {
+          throw new ApiError('invalid_request', `send a snapshot or a ${field}, not both`, field);
+        }
+      }
+      return c.json(await createFromSnapshot(rt, snapshot, input.name), 201);
+    })
     .openapi(list, (c) => {
       const q = c.req.valid('query');
       const body = adminPage(

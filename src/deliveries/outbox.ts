@@ -102,6 +102,9 @@ const eventContext = (rt: Platform, wsId: string): ServiceContext =>
 /** Runs inside every commit: the changes' events become deliveries in the same transaction. */
 export function deriveDeliveries(rt: Platform): void {
   rt.store.onCommit((changes, tx) => {
+    if (tx.quiet) {
+      return;
+    }
     const hooksOf = new Map<string, Webhook[]>();
     for (const change of changes) {
       const family = change.scope === GLOBAL ? undefined : familyOfColl(change.coll);

@@ -279,6 +279,10 @@ function applyAttempt(ws: Ws, hook: Webhook, result: AttemptResult, now: string)
  */
 function cancelWithSubscriptions(rt: Platform): void {
   rt.store.onCommit((changes, tx) => {
+    // A restore brings the deliveries back as they were, open or cancelled.
+    if (tx.quiet) {
+      return;
+    }
     for (const change of changes) {
       if (change.scope === GLOBAL || change.coll !== 'webhooks') {
         continue;

@@ -122,8 +122,11 @@ export class Store implements Backing {
     this.#applied.push(listener);
   }
 
-  /** A transaction over any scope (platform and admin code). A nested call joins the outer one. */
-  transaction<T>(fn: (tx: Tx) => T): T {
+  /**
+   * A transaction over any scope (platform and admin code). A nested call joins the outer one.
+   * `quiet`: a restore, whose changes raise no events (Tx.quiet).
+   */
+  transaction<T>(fn: (tx: Tx) => T, opts: { quiet?: boolean } = {}): T {
     if (this.#tx) {
       return fn(this.#tx);
     }
@@ -131,10 +134,13 @@ export class Store implements Backing {
       // Accepting it would acknowledge a write that the final snapshot does not hold.
       throw new Error('the store is closed');
     }
-    const tx = new Tx({
-      read: (scope, coll, id) => this.#collection(scope, coll)?.byId.get(id),
-      values: (scope, coll) => this.#collection(scope, coll)?.byId.values() ?? [],
-    });
+    const tx = new Tx(
+      {
+        read: (scope, coll, id) => this.#collection(scope, coll)?.byId.get(id),
+        values: (scope, coll) => this.#collection(scope, coll)?.byId.values() ?? [],
+      },
+      opts.quiet,
+    );
     this.#tx = tx;
     try {
       const value = fn(tx);
@@ -228,6 +234,25 @@ export class Store implements Backing {
       }
     }
     return { items, hasMore: false };
+  }
+
+  /** The scopes that hold records, the global one aside; each workspace's is one. */
+  scopes(): Scope[] {
+    const out = new Set([...this.#scopes.keys(), ...this.#unparsed.keys()]);
+    out.delete(GLOBAL);
+    return [...out];
+  }
+
+  /** A scope's records by collection, as committed (shared, not copied: records are immutable). */
+  dump(scope: Scope): Record<string, Rec[]> {
+    this.#parse(scope);
+    const out: Record<string, Rec[]> = {};
+    for (const [name, collection] of this.#scopes.get(scope) ?? []) {
+      if (collection.byId.size > 0) {
+        out[name] = [...collection.byId.values()];
+      }
+    }
+    return out;
   }
 
   #collection(scope: Scope, coll: string): Collection | undefined {

@@ -12,9 +12,15 @@ const slot = (scope: Scope, coll: string) => `${scope}\u0000${coll}`;
 export class Tx {
   readonly #base: BaseReader;
   readonly #writes = new Map<string, Map<string, Rec | null>>();
+  /**
+   * A restore puts data back as it was: nothing happened in the workspace, so the commit hooks
+   * that turn changes into events raise none. Those that schedule due work still follow it.
+   */
+  readonly quiet: boolean;
 
-  constructor(base: BaseReader) {
+  constructor(base: BaseReader, quiet = false) {
     this.#base = base;
+    this.quiet = quiet;
   }
 
   scope<C>(scope: Scope): TxScope<C> {

@@ -7,7 +7,7 @@ import {
   rmSync,
   type WriteStream,
 } from 'node:fs';
-import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GLOBAL, type Store } from '../../store';
@@ -124,6 +124,19 @@ export class FileStorage {
     } catch {
       return undefined;
     }
+  }
+
+  /** A file's whole bytes (a snapshot carries them); undefined when none are kept. */
+  async bytes(wsId: string, id: string): Promise<Buffer | undefined> {
+    const path = this.#path(wsId, id);
+    return path === undefined ? undefined : readFile(path).catch(() => undefined);
+  }
+
+  /** Keeps `bytes` as file `id` of workspace `wsId`, durably, as an upload is kept. */
+  async write(wsId: string, id: string, bytes: Uint8Array): Promise<void> {
+    const incoming = await this.incoming();
+    await writeFile(incoming.path, bytes, { flush: true });
+    await this.keep(incoming, wsId, id);
   }
 
   /** Removes a file's bytes (gone already is fine). */

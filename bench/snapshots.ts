@@ -1,0 +1,95 @@
+// Snapshots, measured (issue 19): restoring a `demo` workspace in place with
+// PUT /__admin/workspaces/{id}/snapshot, and making a fresh `small` workspace with
+// POST /__admin/workspaces, from the profile and from a snapshot. In process, over a data file on
+// disk, so each answer includes its group commit (fdatasync). Each restore follows a write, so it
+// has something to undo. Prints medians and p90s; goals: restore under 20 ms, fresh under 10 ms.
+// Run: npm run bench:snapshots
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createApp } from '../src/app';
+import { createRuntime, defaultConfig } from '../src/runtime';
+import { Store } from '../src/store';
+
+// The build and vitest define it; tsx runs the sources as they are.
+(globalThis as { SVC_VERSION?: string }).SVC_VERSION ??= 'bench';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
+const WARMUP = 5;
+
+type App = ReturnType<typeof createApp>;
+
+async function call(app: App, method: string, path: string, body?: unknown, key?: string) {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+  if (key) {
+    headers.Authorization = `Bearer ${key}`;
+  }
+  const res = await app.request(path, {
+    method,
+    headers,
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  if (res.status >= 300) {
+    throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
+  }
+  return text;
+}
+
+async function timed(rounds: number, before: () => Promise<unknown>, work: () => Promise<unknown>) {
+  const ms: number[] = [];
+  for (let i = 0; i < rounds + WARMUP; i++) {
+    await before();
+    const t0 = performance.now();
+    await work();
+    if (i >= WARMUP) {
+      ms.push(performance.now() - t0);
+    }
+  }
+  ms.sort((a, b) => a - b);
+  const at = (q: number) => ms[Math.min(ms.length - 1, Math.floor(q * ms.length))] ?? 0;
+  return { median: at(0.5), p90: at(0.9) };
+}
+
+const fmt = (r: { median: number; p90: number }) =>
+  `median ${r.median.toFixed(1)} ms, p90 ${r.p90.toFixed(1)} ms`;
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-bench-snap-'));
+  try {
+    const { store } = await Store.open(join(dir, 'data.json'));
+    const rt = createRuntime(store, defaultConfig({ log: () => {}, rateLimit: null }));
+    const app = createApp(rt);
+    const demo = JSON.parse(await call(app, 'POST', '/__admin/workspaces', { profile: 'demo' }));
+    const demoSnap = await call(app, 'GET', `/__admin/workspaces/${demo.id}/snapshot`);
+    const records = Object.values(
+      JSON.parse(demoSnap).collections as Record<string, unknown[]>,
+    ).reduce((n, list) => n + list.length, 0);
+    const restore = await timed(
+      ROUNDS,
+      () => call(app, 'POST', '/v1/contacts', { first_name: 'Undone' }, demo.keys.write.key),
+      () => call(app, 'PUT', `/__admin/workspaces/${demo.id}/snapshot`, demoSnap),
+    );
+    const small = JSON.parse(await call(app, 'POST', '/__admin/workspaces', { profile: 'small' }));
+    const smallSnap = await call(app, 'GET', `/__admin/workspaces/${small.id}/snapshot`);
+    const noop = () => Promise.resolve();
+    const fromProfile = await timed(ROUNDS, noop, () =>
+      call(app, 'POST', '/__admin/workspaces', { profile: 'small' }),
+    );
+    const fromSnapshot = await timed(ROUNDS, noop, () =>
+      call(app, 'POST', '/__admin/workspaces', `{"snapshot":${smallSnap}}`),
+    );
+    await store.close();
+    const kb = (text: string) => `${Math.round(Buffer.byteLength(text) / 1024)} KB`;
+    console.log(`demo workspace: ${records} records, snapshot ${kb(demoSnap)}`);
+    console.log(`  restore in place (PUT .../snapshot):    ${fmt(restore)}  (goal < 20 ms)`);
+    console.log(`small workspace: snapshot ${kb(smallSnap)}`);
+    console.log(`  fresh from the profile (POST {profile}): ${fmt(fromProfile)}  (goal < 10 ms)`);
+    console.log(`  fresh from a snapshot (POST {snapshot}): ${fmt(fromSnapshot)}  (goal < 10 ms)`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

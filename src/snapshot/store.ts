@@ -1,0 +1,137 @@
+import { z } from '@hono/zod-openapi';
+import { ApiError } from '../platform/errors';
+import { advanceClock, type Runtime, type StoreMeta } from '../runtime';
+import { GLOBAL, type Rec } from '../store';
+import { FORMAT, FORMAT_VERSION } from '../store/types';
+import { StoredRecordSchema } from './format';
+import { replace } from './workspace';
+
+const Records = z.record(z.string().min(1).max(200), StoredRecordSchema);
+const Scope = z.record(z.string().regex(/^[a-z][a-z0-9_]{0,63}$/), Records);
+
+/** The whole store: the data file's own format, with uploaded files' bytes beside it. */
+export const StoreSnapshotSchema = z
+  .object({
+    format: z.literal(FORMAT),
+    version: z.literal(FORMAT_VERSION),
+    seq: z.number().int().min(0),
+    global: Scope,
+    workspaces: z.record(z.uuid(), Scope),
+    /** Uploaded files' bytes, base64, by workspace id and file id. */
+    file_bytes: z.record(z.uuid(), z.record(z.uuid(), z.base64())).optional(),
+  })
+  .openapi('StoreSnapshot');
+
+export type StoreSnapshot = z.infer<typeof StoreSnapshotSchema>;
+type ScopeRecords = StoreSnapshot['global'];
+
+const byId = (records: readonly Rec[]) => Object.fromEntries(records.map((r) => [r.id, r]));
+
+function scopeOf(rt: Runtime, scope: string): ScopeRecords {
+  return Object.fromEntries(
+    Object.entries(rt.store.dump(scope)).map(([coll, records]) => [coll, byId(records)]),
+  ) as ScopeRecords;
+}
+
+/** Everything the server holds: every workspace, every key (as its hash), the clock's offset. */
+export async function exportStore(rt: Runtime): Promise<StoreSnapshot> {
+  const out: StoreSnapshot = {
+    format: FORMAT,
+    version: FORMAT_VERSION,
+    seq: rt.store.seq,
+    global: scopeOf(rt, GLOBAL),
+    workspaces: {},
+    file_bytes: {},
+  };
+  for (const wsId of rt.store.scopes()) {
+    const scope = scopeOf(rt, wsId);
+    out.workspaces[wsId] = scope;
+    for (const id of Object.keys(scope.files ?? {})) {
+      const bytes = await rt.files.bytes(wsId, id);
+      if (bytes) {
+        out.file_bytes ??= {};
+        out.file_bytes[wsId] ??= {};
+        out.file_bytes[wsId][id] = bytes.toString('base64');
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Replaces the whole store with `snap`, in one transaction that raises no events. The cursor
+ * secret stays this server's (cursors it handed out stay valid); the clock moves forward to the
+ * snapshot's if that is later, and never back (decisions.md, Snapshots).
+ */
+export async function importStore(
+  rt: Runtime,
+  snap: StoreSnapshot,
+): Promise<{ workspaces: number; records: number }> {
+  checkIds(snap);
+  const bytes = Object.entries(snap.file_bytes ?? {}).flatMap(([wsId, files]) =>
+    Object.entries(files).map(([id, base64]) => ({ wsId, id, base64 })),
+  );
+  for (const { wsId, id } of bytes) {
+    if (snap.workspaces[wsId]?.files?.[id] === undefined) {
+      throw new ApiError('invalid_request', 'file_bytes names no file', `file_bytes.${wsId}.${id}`);
+    }
+  }
+  for (const { wsId, id, base64 } of bytes) {
+    await rt.files.write(wsId, id, Buffer.from(base64, 'base64'));
+  }
+  const meta = rt.store.global.get('meta', 'store');
+  const imported = snap.global.meta?.store as Partial<StoreMeta> | undefined;
+  let records = 0;
+  rt.store.transaction(
+    (tx) => {
+      const scopes = new Set([GLOBAL, ...rt.store.scopes(), ...Object.keys(snap.workspaces)]);
+      for (const scope of scopes) {
+        const wanted = scope === GLOBAL ? snap.global : (snap.workspaces[scope] ?? {});
+        const names = new Set([...Object.keys(rt.store.dump(scope)), ...Object.keys(wanted)]);
+        for (const coll of names) {
+          const keep = Object.values(wanted[coll] ?? {});
+          replace(tx, scope, coll, rt.store.values(scope, coll), keep);
+          records += keep.length;
+        }
+      }
+      if (meta) {
+        // The clock is this server's until advanceClock moves it below.
+        tx.global.put('meta', { ...meta, seeded: imported?.seeded ?? null });
+      }
+    },
+    { quiet: true },
+  );
+  const offset = Number(imported?.clock_offset_ms ?? 0);
+  if (Number.isFinite(offset) && offset > rt.clock.offsetMs) {
+    await advanceClock(rt, rt.clock.nowMs() + (offset - rt.clock.offsetMs));
+  }
+  return { workspaces: Object.keys(snap.workspaces).length, records };
+}
+
+/** A record is filed under its own id: anything else would be two names for one record. */
+function checkIds(snap: StoreSnapshot): void {
+  const check = (scope: ScopeRecords, path: string) => {
+    for (const [coll, records] of Object.entries(scope)) {
+      for (const [id, rec] of Object.entries(records)) {
+        if (rec.id !== id) {
+          throw new ApiError(
+            'invalid_request',
+            `a record filed under ${id} has id ${rec.id}`,
+            `${path}.${coll}.${id}.id`,
+          );
+        }
+      }
+    }
+  };
+  check(snap.global, 'global');
+  for (const [wsId, scope] of Object.entries(snap.workspaces)) {
+    check(scope, `workspaces.${wsId}`);
+    if (snap.global.workspaces?.[wsId] === undefined) {
+      throw new ApiError(
+        'invalid_request',
+        `workspace ${wsId} has records but no entry in global.workspaces`,
+        `workspaces.${wsId}`,
+      );
+    }
+  }
+}

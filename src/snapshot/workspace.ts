@@ -1,0 +1,242 @@
+import type { ApiKey, Workspace } from '../platform/auth';
+import { ApiError } from '../platform/errors';
+import type { Runtime } from '../runtime';
+import type { Rec, Tx } from '../store';
+import type { GlobalCollections, Name, WorkspaceCollections } from '../store/collections';
+import { type StoredRecord, WORKSPACE_SNAPSHOT, type WorkspaceSnapshot } from './format';
+
+type GlobalColl = Name<GlobalCollections>;
+type WsColl = Name<WorkspaceCollections>;
+
+/** What of the global scope belongs to one workspace: its keys, OAuth grants and replays. */
+interface Credentials {
+  keys: ApiKey[];
+  hashes: Rec[];
+  connections: Rec[];
+  tokens: Rec[];
+  codes: Rec[];
+  idempotency: Rec[];
+}
+
+function credentialsOf(read: (coll: GlobalColl) => Iterable<Rec>, wsId: string): Credentials {
+  const keys = [...(read('api_keys') as Iterable<ApiKey>)].filter((k) => k.workspace_id === wsId);
+  const keyIds = new Set(keys.map((k) => k.id));
+  const hashes = [...read('key_hashes')].filter((h) => keyIds.has(field(h, 'key_id')));
+  const connections = [...read('oauth_connections')].filter(
+    (c) => field(c, 'workspace_id') === wsId,
+  );
+  const connectionIds = new Set(connections.map((c) => c.id));
+  const tokens = [...read('oauth_tokens')].filter((t) =>
+    connectionIds.has(field(t, 'connection_id')),
+  );
+  const codes = [...read('oauth_codes')].filter((c) => field(c, 'workspace_id') === wsId);
+  const credentialIds = new Set([...keyIds, ...connectionIds]);
+  const idempotency = [...read('idempotency_keys')].filter((r) =>
+    credentialIds.has(field(r, 'credential_id')),
+  );
+  return { keys, hashes, connections, tokens, codes, idempotency };
+}
+
+const field = (rec: Rec, name: string): string => String((rec as Record<string, unknown>)[name]);
+
+/** One workspace as it is now: records, keys as hashes, subscriptions and deliveries, bytes. */
+export async function exportWorkspace(rt: Runtime, wsId: string): Promise<WorkspaceSnapshot> {
+  const ws = rt.store.global.get('workspaces', wsId);
+  if (!ws) {
+    throw new ApiError('not_found', 'no such workspace');
+  }
+  const own = credentialsOf((coll) => rt.store.global.values(coll), wsId);
+  const hashOf = new Map(own.hashes.map((h) => [field(h, 'key_id'), h.id]));
+  const collections = rt.store.dump(wsId) as Record<string, StoredRecord[]>;
+  const snapshot: WorkspaceSnapshot = {
+    format: WORKSPACE_SNAPSHOT,
+    version: 1,
+    svc_version: SVC_VERSION,
+    taken_at: rt.clock.iso(),
+    workspace: { ...ws },
+    keys: own.keys.map((k) => ({ ...k, hash: String(hashOf.get(k.id) ?? '') })),
+    collections,
+    idempotency: own.idempotency as StoredRecord[],
+    oauth: {
+      connections: own.connections as StoredRecord[],
+      tokens: own.tokens as StoredRecord[],
+      codes: own.codes as StoredRecord[],
+    },
+    file_bytes: {},
+  };
+  for (const file of collections.files ?? []) {
+    const bytes = await rt.files.bytes(wsId, file.id);
+    if (bytes) {
+      snapshot.file_bytes[file.id] = bytes.toString('base64');
+    }
+  }
+  return snapshot;
+}
+
+/**
+ * Puts workspace `wsId` back as `snap` holds it, in one transaction that raises no events: the
+ * same id, the same keys (those made since are gone), the same records, subscriptions and
+ * deliveries. Due work (purges, retries, overdue invoices) follows from the restored records.
+ */
+export async function restoreWorkspace(
+  rt: Runtime,
+  wsId: string,
+  snap: WorkspaceSnapshot,
+): Promise<Workspace> {
+  if (!rt.store.global.get('workspaces', wsId)) {
+    throw new ApiError('not_found', 'no such workspace');
+  }
+  if (snap.workspace.id.toLowerCase() !== wsId) {
+    throw new ApiError(
+      'invalid_request',
+      `this snapshot is of workspace ${snap.workspace.id}: restore it there, or make a new workspace from it with POST /__admin/workspaces {snapshot}`,
+      'workspace.id',
+    );
+  }
+  checkFrame(snap);
+  checkCredentials(rt, wsId, snap);
+  await writeBytes(rt, wsId, snap.file_bytes, (id) => id);
+  return rt.store.transaction(
+    (tx) => {
+      const current = credentialsOf((coll) => tx.global.all(coll as never) as Rec[], wsId);
+      replace(tx, 'g', 'api_keys', current.keys, snap.keys.map(keyRecord));
+      replace(
+        tx,
+        'g',
+        'key_hashes',
+        current.hashes,
+        snap.keys.map((k) => ({ id: k.hash, key_id: k.id })),
+      );
+      replace(tx, 'g', 'oauth_connections', current.connections, snap.oauth.connections);
+      replace(tx, 'g', 'oauth_tokens', current.tokens, snap.oauth.tokens);
+      replace(tx, 'g', 'oauth_codes', current.codes, snap.oauth.codes);
+      replace(tx, 'g', 'idempotency_keys', current.idempotency, snap.idempotency);
+      const names = new Set([
+        ...Object.keys(rt.store.dump(wsId)),
+        ...Object.keys(snap.collections),
+      ]);
+      for (const name of names) {
+        replace(tx, wsId, name, rt.store.values(wsId, name), snap.collections[name] ?? []);
+      }
+      return tx.global.put('workspaces', { ...snap.workspace, id: wsId });
+    },
+    { quiet: true },
+  );
+}
+
+/**
+ * Makes `current` (the records there now) into `wanted`: puts each wanted record that differs,
+ * deletes the rest. A restore after a few writes then journals those few, not the workspace.
+ */
+export function replace(
+  tx: Tx,
+  scope: string,
+  coll: string,
+  current: Iterable<Rec>,
+  wanted: Iterable<StoredRecord>,
+): void {
+  const scoped = tx.scope<Record<string, Rec>>(scope);
+  const now = new Map<string, Rec>();
+  for (const rec of current) {
+    now.set(rec.id, rec);
+  }
+  for (const rec of wanted) {
+    const there = now.get(rec.id);
+    now.delete(rec.id);
+    if (there === undefined || !sameJson(there, rec)) {
+      scoped.put(coll, rec);
+    }
+  }
+  for (const id of now.keys()) {
+    scoped.delete(coll, id);
+  }
+}
+
+/** Whether two JSON values are equal (records are JSON: no dates, maps or cycles). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) {
+    return true;
+  }
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) {
+    return false;
+  }
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return (
+      Array.isArray(a) &&
+      Array.isArray(b) &&
+      a.length === b.length &&
+      a.every((v, i) => sameJson(v, b[i]))
+    );
+  }
+  const ak = Object.keys(a);
+  if (ak.length !== Object.keys(b).length) {
+    return false;
+  }
+  const bo = b as Record<string, unknown>;
+  return ak.every((k) => k in bo && sameJson((a as Record<string, unknown>)[k], bo[k]));
+}
+
+export const keyRecord = ({ hash: _hash, ...key }: WorkspaceSnapshot['keys'][number]): ApiKey =>
+  key;
+
+/** Ids within a collection are unique, and the keys, OAuth grants and files name this workspace. */
+export function checkFrame(snap: WorkspaceSnapshot): void {
+  for (const [name, records] of Object.entries(snap.collections)) {
+    const seen = new Set<string>();
+    records.forEach((rec, i) => {
+      if (seen.has(rec.id)) {
+        throw new ApiError(
+          'invalid_request',
+          `two records of ${name} have id ${rec.id}`,
+          `collections.${name}.${i}.id`,
+        );
+      }
+      seen.add(rec.id);
+    });
+  }
+  snap.keys.forEach((key, i) => {
+    if (key.workspace_id.toLowerCase() !== snap.workspace.id.toLowerCase()) {
+      throw new ApiError(
+        'invalid_request',
+        'a key of the snapshot belongs to another workspace',
+        `keys.${i}.workspace_id`,
+      );
+    }
+  });
+  const files = new Set((snap.collections.files ?? []).map((f) => f.id));
+  for (const id of Object.keys(snap.file_bytes)) {
+    if (!files.has(id)) {
+      throw new ApiError('invalid_request', `file_bytes names no file: ${id}`, `file_bytes.${id}`);
+    }
+  }
+}
+
+/** A restored key must not be one of another workspace's: its hash would log in there. */
+function checkCredentials(rt: Runtime, wsId: string, snap: WorkspaceSnapshot): void {
+  snap.keys.forEach((key, i) => {
+    const other = rt.store.global.get('api_keys', key.id);
+    const byHash = rt.store.global.get('key_hashes', key.hash);
+    const owner = byHash && rt.store.global.get('api_keys', String(field(byHash, 'key_id')));
+    if ((other && other.workspace_id !== wsId) || (owner && owner.workspace_id !== wsId)) {
+      throw new ApiError(
+        'invalid_request',
+        'a key of the snapshot is a key of another workspace',
+        `keys.${i}.id`,
+      );
+    }
+  });
+}
+
+/** Keeps the snapshot's file bytes under the ids the restored records carry. */
+export async function writeBytes(
+  rt: Runtime,
+  wsId: string,
+  bytes: Record<string, string>,
+  idOf: (id: string) => string,
+): Promise<void> {
+  for (const [id, base64] of Object.entries(bytes)) {
+    await rt.files.write(wsId, idOf(id), Buffer.from(base64, 'base64'));
+  }
+}
+
+export type { WsColl };
