@@ -4,7 +4,7 @@ import { oauthRoutes } from './oauth';
 import { authenticate, requirePlan } from './platform/auth';
 import type { AppEnv } from './platform/context';
 import type { RouteDeps } from './platform/family';
-import { applyFault } from './platform/faults';
+import { applyFault, routeMethods } from './platform/faults';
 import { limitBodies } from './platform/http/body-limit';
 import { documentFor, registerSecuritySchemes } from './platform/openapi/document';
 import { validationHook } from './platform/openapi/validation';
@@ -37,6 +37,8 @@ export function v1App(rt: Runtime, extend?: V1Extension): OpenAPIHono<AppEnv> {
   // none of these waits unless the request carries a key. The rate comes before the plan: every
   // request made with a key counts, a 402 included (spec, Limits: 120 a minute per key).
   const idempotent = rt.idempotency.middleware();
+  // A faulted 405 says Allow with the path's methods, read from the routes added below.
+  const methodsAt = routeMethods(v1, '/v1');
   // decisions.md, Faults: an injected fault is decided after those checks and before the key and
   // the route, so a faulted call changes nothing and its retry with the same key runs for real.
   v1.use('*', (c, next) => {
@@ -46,7 +48,7 @@ export function v1App(rt: Runtime, extend?: V1Extension): OpenAPIHono<AppEnv> {
     if (!rt.faults.active) {
       return idempotent(c, next); // the common case waits on nothing more
     }
-    return applyFault(rt.faults, c).then((faulted) => faulted ?? idempotent(c, next));
+    return applyFault(rt.faults, c, methodsAt).then((faulted) => faulted ?? idempotent(c, next));
   });
 
   const deps: RouteDeps = {

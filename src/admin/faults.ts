@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppEnv } from '../platform/context';
-import { type ErrorCode, errorCodes, notFound } from '../platform/errors';
-import { MAX_DELAY_MS, type NewFault } from '../platform/faults';
+import { type ErrorCode, errorCodes, errorStatus, invalid, notFound } from '../platform/errors';
+import { type FaultMatch, MAX_DELAY_MS, type NewFault } from '../platform/faults';
 import { adminWriteErrors, errorResponses, jsonResponse } from '../platform/openapi/responses';
 import { listOf } from '../platform/openapi/schemas';
 import { byId, jsonBody, recordId } from '../resources/common/routing';
@@ -35,18 +35,31 @@ const MatchSchema = z
 
 const ActionSchema = z
   .object({
-    status: z.number().int().min(400).max(599).optional(),
+    status: z.number().int().min(400).max(599).optional().openapi({
+      description:
+        "A call's: a status of the spec's error table or any 5xx; a receiver's (match.target): any 4xx or 5xx",
+    }),
     code: z
       .enum(errorCodes as [ErrorCode, ...ErrorCode[]])
       .optional()
       .openapi({
-        description: "The spec's error code; default the one for status, else server_error",
+        description:
+          "The spec's error code, agreeing with status (server_error with any 5xx); default the one for status",
       }),
     delay_ms: z.number().int().min(0).max(MAX_DELAY_MS).optional(),
     drop: z.literal(true).optional().openapi({ description: 'Close the connection, no answer' }),
   })
   .strict()
   .openapi('AdminFaultAction');
+
+// spec, Errors: the statuses of the error table; rule 1 names every 5xx worth retrying, so a 502 or
+// 503 a proxy answers is what a client must survive too, with the table's 5xx code.
+const API_4XX: number[] = [...new Set(Object.values(errorStatus))]
+  .filter((s) => s < 500)
+  .sort((a, b) => a - b);
+const callStatus = (status: number) => status >= 500 || API_4XX.includes(status);
+const agrees = (code: ErrorCode, status: number) =>
+  code === 'server_error' ? status >= 500 : errorStatus[code] === status;
 
 const FaultInput = z
   .object({
@@ -84,6 +97,20 @@ const FaultInput = z
         code: 'custom',
         message: 'target matches deliveries; method, path and key_id match API calls: not both',
         path: ['match', 'target'],
+      });
+    }
+    const { status, code } = action;
+    if (status !== undefined && match.target === undefined && !callStatus(status)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `the API answers ${API_4XX.join(', ')} or a 5xx; a receiver (match.target) may answer any 4xx`,
+        path: ['action', 'status'],
+      });
+    } else if (status !== undefined && code !== undefined && !agrees(code, status)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `${code} is answered with ${code === 'server_error' ? 'a 5xx' : errorStatus[code]}, not ${status}`,
+        path: ['action', 'code'],
       });
     }
   })
@@ -156,6 +183,41 @@ const clear = createRoute({
   },
 });
 
+/**
+ * decisions.md, Faults: a workspace or credential named that svc does not have (or a revoked key,
+ * whose calls are refused before any fault) is a fault that could never fire: 400 naming it, as
+ * DESIGN answers any record named in a body that is not there.
+ */
+function checkNames(rt: Runtime, match: FaultMatch): void {
+  const { global } = rt.store;
+  const workspaceId = match.workspace_id?.toLowerCase();
+  if (workspaceId !== undefined && !global.get('workspaces', workspaceId)) {
+    throw invalid('no workspace has this id', 'match.workspace_id');
+  }
+  if (match.key_id === undefined) {
+    return;
+  }
+  const id = match.key_id.toLowerCase();
+  const key = global.get('api_keys', id);
+  const connection = key ? undefined : global.get('oauth_connections', id);
+  const owner = key?.workspace_id ?? connection?.workspace_id;
+  if (owner === undefined) {
+    throw invalid('no API key or OAuth connection has this id', 'match.key_id');
+  }
+  if (key?.revoked_at || connection?.disconnected_at) {
+    throw invalid(
+      'this credential is revoked: its calls are refused 401 before any fault',
+      'match.key_id',
+    );
+  }
+  if (workspaceId !== undefined && owner !== workspaceId) {
+    throw invalid(
+      'this credential belongs to another workspace than match.workspace_id',
+      'match.key_id',
+    );
+  }
+}
+
 export function faultAdmin(rt: Runtime) {
   const { faults } = rt;
   const one = (id: string) => {
@@ -166,7 +228,11 @@ export function faultAdmin(rt: Runtime) {
     return f;
   };
   return new OpenAPIHono<AppEnv>()
-    .openapi(create, (c) => c.json(faults.add(c.req.valid('json') as NewFault), 201))
+    .openapi(create, (c) => {
+      const input = c.req.valid('json') as NewFault;
+      checkNames(rt, input.match);
+      return c.json(faults.add(input), 201);
+    })
     .openapi(list, (c) =>
       c.json(
         { object: 'list' as const, data: faults.list(), has_more: false, next_cursor: null },

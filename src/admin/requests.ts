@@ -14,7 +14,9 @@ const LoggedRequestSchema = z
     method: z.string(),
     path: z.string(),
     query: z.record(z.string(), z.string()),
-    status: z.number().int(),
+    status: z.number().int().openapi({
+      description: 'The status answered; 0 when nothing was (a fault dropped the connection)',
+    }),
     duration_ms: z.number(),
     key_id: z.string(),
     credential_kind: z.string(),
@@ -47,8 +49,23 @@ const list = createRoute({
       path: z.string().optional().openapi({ description: 'A prefix of the logged path' }),
       status: z
         .string()
-        .regex(/^([1-5]\d\d|[1-5][xX][xX])$/, 'must be a status such as 404 or a class such as 4xx')
-        .optional(),
+        .regex(
+          /^(0|[1-5]\d\d|[1-5][xX][xX])$/,
+          'must be a status such as 404, a class such as 4xx, or 0 (dropped)',
+        )
+        .optional()
+        .openapi({
+          description:
+            'A status (`404`), a class (`4xx`), or `0`: calls a fault dropped unanswered',
+        }),
+      fault: z
+        .string()
+        .regex(/^(true|false|flt_[0-9a-f]{16})$/, 'must be a fault id (flt_...), true or false')
+        .optional()
+        .openapi({
+          description:
+            'A fault id: the calls it hit (deleted faults too); `true`: every faulted call; `false`: every other',
+        }),
       since: instantParam('Calls made at or after'),
       until: instantParam('Calls made before; after since when both are given'),
       format: z

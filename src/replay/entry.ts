@@ -16,6 +16,8 @@ export const SourceEntrySchema = z.object({
   request_body_truncated: z.boolean().default(false),
   response_body: z.string().nullable().default(null),
   response_body_truncated: z.boolean().default(false),
+  /** The injected fault the call got (svc's /__admin/faults). */
+  fault: z.string().optional(),
 });
 
 export type SourceEntry = z.output<typeof SourceEntrySchema>;

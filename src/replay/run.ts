@@ -1,3 +1,4 @@
+import { faultMessage } from '../platform/faults';
 import { compareAnswers } from './compare';
 import type { SourceEntry } from './entry';
 import { send } from './http';
@@ -81,7 +82,30 @@ function skipReason(entry: SourceEntry, target: Target): string | null {
   if (entry.request_body_truncated) {
     return 'the log truncated the request body (over 16 KB)';
   }
+  if (answeredByFault(entry)) {
+    return `faulted: the recorded answer was fault ${entry.fault}'s, and the call changed nothing`;
+  }
   return null;
+}
+
+/**
+ * decisions.md, Faults: a call a fault dropped (status 0) or answered instead of the route. Sent
+ * again it would make what the recorded call never made; the client's retry is the next line. A
+ * delay alone let the real answer through: that line is replayed as any other.
+ */
+function answeredByFault(entry: SourceEntry): boolean {
+  if (entry.fault === undefined) {
+    return false;
+  }
+  if (entry.status === 0) {
+    return true;
+  }
+  try {
+    const body = JSON.parse(entry.response_body ?? '') as { error?: { message?: unknown } };
+    return body.error?.message === faultMessage(entry.fault);
+  } catch {
+    return false;
+  }
 }
 
 const header = (entry: SourceEntry, name: string): string | undefined =>

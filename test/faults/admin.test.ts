@@ -69,6 +69,15 @@ describe('POST /__admin/faults', () => {
     [{ match: { target: 'http://x', path: '/jobs' }, action: { drop: true } }, 'match.target'],
     [{ action: { status: 500 } }, 'match'],
     [{ match: {} }, 'action'],
+    // spec, Errors: a code answers with its own status (server_error with any 5xx)
+    [{ match: {}, action: { status: 500, code: 'not_found' } }, 'action.code'],
+    [{ match: {}, action: { status: 404, code: 'server_error' } }, 'action.code'],
+    [{ match: {}, action: { status: 400, code: 'conflict' } }, 'action.code'],
+    [{ match: {}, action: { status: 503, code: 'rate_limited' } }, 'action.code'],
+    // the API answers only the 4xx of its error table
+    [{ match: {}, action: { status: 418 } }, 'action.status'],
+    [{ match: {}, action: { status: 408, code: 'server_error' } }, 'action.status'],
+    [{ match: { path: '/jobs' }, action: { status: 410 } }, 'action.status'],
   ])('400 invalid_request for %j, field %s', async (body, field) => {
     const res = await post(body);
     expect(res.status).toBe(400);
@@ -78,6 +87,32 @@ describe('POST /__admin/faults', () => {
     expect(res.body.error.doc_url).toContain('/docs/errors#invalid_request');
     expect((await h.admin.get('/faults')).body.data).toEqual([]);
   });
+});
+
+describe('status and code', () => {
+  test.each<[Record<string, unknown>, string]>([
+    [{ status: 503, code: 'server_error' }, 'a 5xx with server_error'],
+    [{ status: 502 }, 'a 5xx alone'],
+    [{ status: 404, code: 'not_found' }, 'a status with its own code'],
+    [{ status: 402 }, 'a 4xx of the table alone'],
+  ])('%j is taken: %s', async (action) => {
+    const res = await h.admin.post('/faults', { match: {}, action });
+    expect(res.status).toBe(201);
+    expect(res.body.action).toEqual(action);
+    await h.admin.delete('/faults');
+  });
+
+  test.each([408, 410, 418, 502])(
+    'a delivery fault (match.target) takes any 4xx or 5xx a receiver may answer: %i',
+    async (status) => {
+      const res = await h.admin.post('/faults', {
+        match: { target: 'http://127.0.0.1:9/' },
+        action: { status },
+      });
+      expect(res.status).toBe(201);
+      await h.admin.delete('/faults');
+    },
+  );
 });
 
 describe('GET and DELETE', () => {

@@ -1,4 +1,5 @@
-export { applyFault, codeOf, MAX_DELAY_MS, sleep } from './middleware';
+export { allowFor, type MethodsAt, routeMethods } from './allow';
+export { applyFault, codeOf, faultMessage, MAX_DELAY_MS, sleep } from './middleware';
 export {
   type CallFacts,
   type Fault,

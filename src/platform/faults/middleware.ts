@@ -3,12 +3,17 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '../context';
 import { ApiError, errorBody, errorStatus } from '../errors';
+import { setAnswerHeader } from '../http/headers';
+import { allowFor, type MethodsAt } from './allow';
 import type { Fault, Faults } from './registry';
 
 /** decisions.md, Faults: the longest delay a fault may hold a call or a delivery (60 s). */
 export const MAX_DELAY_MS = 60_000;
 /** decisions.md, Faults: a faulted 429 asks for the shortest wait a real one can (1 s). */
 const FAULT_RETRY_AFTER = '1';
+
+/** The message of a faulted answer's envelope: how a log line shows the fault answered. */
+export const faultMessage = (id: string) => `injected fault ${id}`;
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -25,10 +30,12 @@ export function codeOf(action: Fault['action']) {
  * Decided after the credential, rate and plan checks and before the idempotency key and the
  * route, so a faulted call changes no data and a retry with the same key runs for real. Returns a
  * Response when the fault answers instead of the route; undefined to go on (no fault, or a delay).
+ * `methodsAt` gives a faulted 405 its `Allow`; without it the header is left out.
  */
 export async function applyFault(
   faults: Faults,
   c: Context<AppEnv>,
+  methodsAt?: MethodsAt,
 ): Promise<Response | undefined> {
   const credential = c.get('credential');
   if (!credential) {
@@ -52,20 +59,40 @@ export async function applyFault(
     return drop(c);
   }
   if (action.status !== undefined || action.code !== undefined) {
-    const code = codeOf(action);
-    const status = action.status ?? errorStatus[code];
-    const body = errorBody(
-      new ApiError(code, `injected fault ${fault.id}`),
-      c.get('requestId') ?? '',
-      new URL(c.req.url).origin,
-    );
-    const res = c.json(body, status as ContentfulStatusCode);
-    if (status === 429) {
-      res.headers.set('Retry-After', FAULT_RETRY_AFTER);
-    }
-    return res;
+    return answer(c, fault, methodsAt);
   }
   return undefined;
+}
+
+/**
+ * The fault's answer: the spec envelope, with the headers the spec gives that status on a real
+ * answer (decisions.md, Faults). A real 401 carries no WWW-Authenticate, so a faulted one neither.
+ */
+function answer(c: Context<AppEnv>, fault: Fault, methodsAt: MethodsAt | undefined): Response {
+  const code = codeOf(fault.action);
+  const status = fault.action.status ?? errorStatus[code];
+  const headers: Record<string, string> = {};
+  if (status === 429) {
+    headers['Retry-After'] = FAULT_RETRY_AFTER;
+    if (c.get('rateCounted')) {
+      // spec, Limits: a refused call's window is spent until it resets, when Retry-After says.
+      setAnswerHeader(c, 'X-RateLimit-Remaining', '0');
+      setAnswerHeader(c, 'X-RateLimit-Reset', FAULT_RETRY_AFTER);
+    }
+  }
+  if (status === 405 && methodsAt) {
+    headers.Allow = allowFor(methodsAt(c.req.path), c.req.method);
+  }
+  const body = errorBody(
+    new ApiError(code, faultMessage(fault.id)),
+    c.get('requestId') ?? '',
+    new URL(c.req.url).origin,
+  );
+  const res = c.json(body, status as ContentfulStatusCode);
+  for (const [name, value] of Object.entries(headers)) {
+    res.headers.set(name, value);
+  }
+  return res;
 }
 
 /**

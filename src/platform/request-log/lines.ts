@@ -32,7 +32,7 @@ export type NewEntry = Omit<LoggedRequest, 'id' | 'response_body' | 'response_bo
 /** What the filters of /__admin/requests read. */
 export type Filters = Pick<
   LoggedRequest,
-  'id' | 'at' | 'method' | 'path' | 'status' | 'key_id' | 'workspace_id'
+  'id' | 'at' | 'method' | 'path' | 'status' | 'key_id' | 'workspace_id' | 'fault'
 >;
 
 const BODY_CAP = 16 * 1024;
@@ -63,12 +63,13 @@ export function lineParts(id: string, entry: NewEntry): string[] {
     `{"id":"${id}","at":"${entry.at}","method":"${entry.method}","path":${JSON.stringify(entry.path)}` +
     `,"status":${entry.status},"key_id":${JSON.stringify(entry.key_id)}` +
     `,"workspace_id":${JSON.stringify(entry.workspace_id)}` +
+    // decisions.md, Faults: a filter field, so in the head (lines of before carry it further on).
+    (entry.fault === undefined ? '' : `,"fault":${JSON.stringify(entry.fault)}`) +
     `,"query":${JSON.stringify(entry.query)},"duration_ms":${entry.duration_ms}` +
     `,"credential_kind":"${entry.credential_kind}","request_id":"${entry.request_id}"` +
     `,"request_headers":${JSON.stringify(entry.request_headers)}` +
     `,"request_body":${JSON.stringify(entry.request_body)}` +
-    `,"request_body_truncated":${entry.request_body_truncated}` +
-    (entry.fault === undefined ? '' : `,"fault":${JSON.stringify(entry.fault)}`);
+    `,"request_body_truncated":${entry.request_body_truncated}`;
   const sent = 'json' in entry.response ? entry.response.json : entry.response.text;
   const body = cap(sent);
   if (body.text === '') {

@@ -35,6 +35,8 @@ export interface RequestFilter {
   since?: string | undefined;
   /** Calls made before this ISO instant. */
   until?: string | undefined;
+  /** A fault's id: the calls it hit; `true`: every faulted call; `false`: every other. */
+  fault?: string | undefined;
 }
 
 const RETAIN_MS = 14 * 24 * 60 * 60 * 1000; // spec, Limits: 14 days
@@ -138,6 +140,7 @@ export class RequestLog {
       status: entry.status,
       key_id: entry.key_id,
       workspace_id: entry.workspace_id,
+      fault: entry.fault,
       place,
       line: place ? undefined : parts.join(''),
     });
@@ -243,7 +246,7 @@ export class RequestLog {
       const head = filtersOf(bytes, start, end);
       const atMs = head ? Date.parse(head.at) : Number.NaN;
       if (head && atMs > cutoff) {
-        const { id, method, path, status, key_id, workspace_id } = head;
+        const { id, method, path, status, key_id, workspace_id, fault } = head;
         earlier.push({
           id,
           method,
@@ -251,6 +254,7 @@ export class RequestLog {
           status,
           key_id,
           workspace_id,
+          fault,
           atMs,
           place,
           line: undefined,
@@ -311,6 +315,9 @@ function matches(entry: Indexed, filter: RequestFilter): boolean {
   if (filter.until !== undefined && entry.atMs >= Date.parse(filter.until)) {
     return false;
   }
+  if (filter.fault !== undefined && !faultMatches(entry.fault, filter.fault)) {
+    return false;
+  }
   if (filter.status !== undefined) {
     const cls = /^([1-5])xx$/i.exec(filter.status);
     const status = String(entry.status);
@@ -324,3 +331,10 @@ function matches(entry: Indexed, filter: RequestFilter): boolean {
 // decisions.md: a path prefix, absolute (`/v1/jobs`) or relative to `{base_url}` (`/jobs`).
 const pathMatches = (path: string, prefix: string): boolean =>
   path.startsWith(prefix) || (!prefix.startsWith('/v1') && path.startsWith(`/v1${prefix}`));
+
+const faultMatches = (fault: string | undefined, wanted: string): boolean =>
+  wanted === 'true'
+    ? fault !== undefined
+    : wanted === 'false'
+      ? fault === undefined
+      : fault === wanted;
