@@ -1,6 +1,7 @@
+import { randomInt } from 'node:crypto';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { listen } from '../listen';
-import { parsePort } from './options';
+import { parsePort, parseSeed } from './options';
 
 interface ListenFlags {
   port: number;
@@ -14,6 +15,10 @@ interface ListenFlags {
   forwardTo?: string;
   record?: string;
   tolerance: number;
+  drop?: number;
+  duplicate?: number;
+  reorder?: number;
+  seed?: number;
 }
 
 export function webhookCommand(program: Command): void {
@@ -56,6 +61,22 @@ export function webhookCommand(program: Command): void {
       parseTolerance,
       300,
     )
+    .option(
+      '--drop <share>',
+      'answer nothing (close the connection) to this share, 0 to 1',
+      parseShare,
+    )
+    .option(
+      '--duplicate <share>',
+      'forward this share, 0 to 1, of deliveries twice (needs --forward-to)',
+      parseShare,
+    )
+    .option(
+      '--reorder <n>',
+      'hold up to n forwards, then send them shuffled (needs --forward-to)',
+      parseCount,
+    )
+    .option('--seed <n>', 'seed for --drop, --duplicate and --reorder, to repeat a run', parseSeed)
     .addHelpText(
       'after',
       [
@@ -64,10 +85,13 @@ export function webhookCommand(program: Command): void {
         '  svc webhook listen --secret whsec_... --respond 500,500,200 --record ./deliveries.jsonl',
         '  svc webhook listen --server http://127.0.0.1:4010 --key svc_live_... \\',
         '    --events job.created,job.stage_changed --forward-to http://127.0.0.1:3000/hooks',
+        '  svc webhook listen --secret whsec_... --forward-to http://127.0.0.1:3000/hooks \\',
+        '    --duplicate 0.3 --reorder 4 --drop 0.1 --seed 7',
         '',
         'Without --secret or --server it accepts every delivery unverified (printed as such).',
         'Subscriptions it makes with --server are deleted on exit.',
         'svc serve accepts this http://127.0.0.1 target only when run with --allow-local-targets.',
+        'A failed signature is explained on its line: clock skew, a re-encoded body, another secret.',
       ].join('\n'),
     )
     .action((flags: ListenFlags, command: Command) => {
@@ -86,6 +110,16 @@ function checkFlags(flags: ListenFlags): string | undefined {
     }
   } else if (flags.key === undefined) {
     return '--server needs --key';
+  }
+  if (
+    flags.forwardTo === undefined &&
+    (flags.duplicate !== undefined || flags.reorder !== undefined)
+  ) {
+    return '--duplicate and --reorder act on forwards: give --forward-to';
+  }
+  const chaos = [flags.drop, flags.duplicate, flags.reorder].some((v) => v !== undefined);
+  if (flags.seed !== undefined && !chaos) {
+    return '--seed goes with --drop, --duplicate or --reorder';
   }
   return undefined;
 }
@@ -108,6 +142,13 @@ async function run(flags: ListenFlags): Promise<void> {
       forwardTo: flags.forwardTo,
       record: flags.record,
       toleranceSeconds: flags.tolerance,
+      chaos: {
+        drop: flags.drop ?? 0,
+        duplicate: flags.duplicate ?? 0,
+        reorder: flags.reorder ?? 0,
+        // printed in the banner, so a run without --seed can still be repeated
+        seed: flags.seed ?? randomInt(0, 2 ** 31),
+      },
       out,
       warn,
     });
@@ -171,6 +212,21 @@ function parseDelay(text: string): number {
 function parseTolerance(text: string): number {
   if (!/^\d{1,9}$/.test(text) || Number(text) < 1) {
     throw new InvalidArgumentError('a tolerance is a number of seconds, 1 or more');
+  }
+  return Number(text);
+}
+
+/** --drop, --duplicate: `0`, `1`, `0.25`, `.5`; no percent, no exponent. */
+function parseShare(text: string): number {
+  if (!/^(0(\.\d+)?|1(\.0+)?|\.\d+)$/.test(text)) {
+    throw new InvalidArgumentError('a share is a number from 0 to 1, such as 0.25');
+  }
+  return Number(text);
+}
+
+function parseCount(text: string): number {
+  if (!/^\d{1,9}$/.test(text)) {
+    throw new InvalidArgumentError('give a whole number, 0 or more');
   }
   return Number(text);
 }

@@ -1,5 +1,7 @@
+import { type ChaosConfig, describeChaos, seededShare, seededShuffle } from './chaos';
 import { createDedupe } from './dedupe';
 import { createForwarder } from './forwarder';
+import { chaosForwarding, type Forwarding, plainForwarding } from './forwarding';
 import { createReceiver } from './receiver';
 import { openRecorder, type Recorder } from './recorder';
 import { createResponder } from './responder';
@@ -20,6 +22,8 @@ export interface ListenConfig {
   forwardTo: string | undefined;
   record: string | undefined;
   toleranceSeconds: number;
+  /** --drop, --duplicate, --reorder and --seed. */
+  chaos: ChaosConfig;
   out: (line: string) => void;
   warn: (line: string) => void;
 }
@@ -47,10 +51,14 @@ export async function listen(config: ListenConfig): Promise<Listening> {
         toleranceSeconds: config.toleranceSeconds,
         responder: createResponder(config.respond),
         dedupe: createDedupe(),
+        drop:
+          config.chaos.drop > 0
+            ? seededShare('drop', config.chaos.seed, config.chaos.drop)
+            : undefined,
       }),
       delayMs: config.delayMs,
       recorder,
-      forward: config.forwardTo ? createForwarder(config.forwardTo, config.warn) : undefined,
+      forwarding: forwarding(config),
       out: config.out,
       warn: config.warn,
     });
@@ -76,6 +84,28 @@ export async function listen(config: ListenConfig): Promise<Listening> {
     received: () => running.received(),
     stop: () => stop(running, recorder, made, config.warn),
   };
+}
+
+// decisions.md, Receiver chaos: a batch smaller than --reorder N waits this long at most
+const REORDER_IDLE_MS = 1000;
+
+function forwarding(config: ListenConfig): Forwarding | undefined {
+  if (!config.forwardTo) {
+    return undefined;
+  }
+  const forward = createForwarder(config.forwardTo, config.warn);
+  const { duplicate, reorder, seed } = config.chaos;
+  if (duplicate === 0 && reorder === 0) {
+    return plainForwarding(forward);
+  }
+  return chaosForwarding({
+    forward,
+    duplicate: seededShare('duplicate', seed, duplicate),
+    reorder,
+    shuffle: seededShuffle(seed),
+    idleMs: REORDER_IDLE_MS,
+    out: config.out,
+  });
 }
 
 /** The subscriptions this listener made, deleted when it stops. */
@@ -149,6 +179,10 @@ function printBanner(
   }
   if (config.record) {
     out(`  recording  to ${config.record}`);
+  }
+  const chaos = describeChaos(config.chaos);
+  if (chaos) {
+    out(`  chaos      ${chaos}`);
   }
   out(`svc webhook listen on ${url}`);
 }

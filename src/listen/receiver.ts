@@ -1,6 +1,7 @@
 import type { Dedupe } from './dedupe';
+import { type Diagnosis, diagnose } from './doctor';
 import type { Responder } from './responder';
-import { type SignatureVerdict, verifySignature } from './signature';
+import { type SignatureVerdict, type VerifyInput, verifySignature } from './signature';
 
 // What the listener decides about one delivery, without any HTTP: verify, dedupe, pick the
 // answer. server.ts does the I/O around it.
@@ -18,7 +19,8 @@ export interface Delivery {
 
 export interface Outcome {
   verdict: Verdict;
-  status: number;
+  /** null: dropped by --drop, answered with nothing (the connection is closed). */
+  status: number | null;
   /**
    * Accepted (`ok`, or `unverified` without a secret) and not a duplicate: only such a delivery
    * is forwarded. Rejected ones are answered 400, duplicates with the 2xx of the first.
@@ -31,6 +33,8 @@ export interface Outcome {
   test: boolean;
   /** The parsed JSON body, or its text when it is not JSON. */
   body: unknown;
+  /** The signature doctor's finding: why a signature failed, or that its secret is rotating. */
+  diagnosis: Diagnosis | undefined;
 }
 
 export interface ReceiverOptions {
@@ -40,6 +44,8 @@ export interface ReceiverOptions {
   toleranceSeconds: number;
   responder: Responder;
   dedupe: Dedupe;
+  /** --drop's draw, made for every delivery: true answers it with nothing. */
+  drop?: () => boolean;
 }
 
 export function createReceiver(options: ReceiverOptions): (d: Delivery, nowMs: number) => Outcome {
@@ -55,28 +61,46 @@ export function createReceiver(options: ReceiverOptions): (d: Delivery, nowMs: n
       test: fields.event_test === true,
       body,
     };
+    // Drawn first and for every delivery, so the draws follow the deliveries one to one. A
+    // dropped delivery is still checked and printed, but takes no --respond status and is not
+    // remembered as acknowledged: svc's retry of it is fresh (decisions.md, Receiver chaos).
+    const dropped = options.drop?.() ?? false;
+    const answer = (status: number) => (dropped ? null : status);
+    let diagnosis: Diagnosis | undefined;
     if (options.verify) {
-      const signature = verifySignature({
+      const input: VerifyInput = {
         header: delivery.headers['x-service-signature'],
         body: delivery.raw,
         secrets: options.secrets,
         nowSeconds: Math.floor(nowMs / 1000),
         toleranceSeconds: options.toleranceSeconds,
-      });
+      };
+      const signature = verifySignature(input);
+      diagnosis = diagnose(input, signature);
       if (signature !== 'ok') {
-        return { ...base, verdict: signature, status: 400, fresh: false };
+        return { ...base, diagnosis, verdict: signature, status: answer(400), fresh: false };
       }
     }
     // A duplicate is answered from memory: it does not use up a --respond sequence.
     const acknowledged = base.eventId === undefined ? undefined : options.dedupe.seen(base.eventId);
     if (acknowledged !== undefined) {
-      return { ...base, verdict: 'duplicate', status: acknowledged, fresh: false };
+      return {
+        ...base,
+        diagnosis,
+        verdict: 'duplicate',
+        status: answer(acknowledged),
+        fresh: false,
+      };
+    }
+    const accepted = options.verify ? 'ok' : 'unverified';
+    if (dropped) {
+      return { ...base, diagnosis, verdict: accepted, status: null, fresh: false };
     }
     const status = options.responder.next();
     if (base.eventId !== undefined && status >= 200 && status < 300) {
       options.dedupe.remember(base.eventId, status);
     }
-    return { ...base, verdict: options.verify ? 'ok' : 'unverified', status, fresh: true };
+    return { ...base, diagnosis, verdict: accepted, status, fresh: true };
   };
 }
 
@@ -109,20 +133,25 @@ const said: Record<Verdict, string> = {
   'stale-timestamp': 'stale timestamp',
 };
 
-/** `12:04:05 job.stage_changed 7b0c…a11 attempt 2 verified, answered 200`: one line a delivery. */
-export function formatLine(outcome: Outcome, at: Date): string {
+/**
+ * `12:04:05 job.stage_changed 7b0c…a11 attempt 2 verified, answered 200`: one line a delivery;
+ * then what chaos did to its forward (`, held #3`), and the signature doctor's finding after `; `.
+ */
+export function formatLine(outcome: Outcome, at: Date, marker?: string): string {
   const time = at.toTimeString().slice(0, 8);
+  const answer = outcome.status === null ? 'dropped (no answer)' : `answered ${outcome.status}`;
   const parts = [
     time,
     printable(outcome.event ?? '-'),
     printable(shorten(outcome.recordId ?? '-')),
     `attempt ${printable(outcome.attempt ?? '?')}`,
-    `${said[outcome.verdict]}, answered ${outcome.status}`,
+    `${said[outcome.verdict]}, ${answer}${marker === undefined ? '' : `, ${marker}`}`,
   ];
   if (outcome.test) {
     parts.push('(test send)');
   }
-  return parts.join(' ');
+  const line = parts.join(' ');
+  return outcome.diagnosis === undefined ? line : `${line}; ${outcome.diagnosis.text}`;
 }
 
 function shorten(id: string): string {

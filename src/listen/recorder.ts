@@ -8,11 +8,16 @@ import type { Outcome } from './receiver';
 export interface RecordEntry {
   received_at: string;
   verdict: Outcome['verdict'];
-  status: number;
+  /** null: dropped by --drop, no answer given. */
+  status: number | null;
   /** The X-Service-* headers, Content-Type and User-Agent, names lower-cased. */
   headers: Record<string, string>;
   /** The raw body, decoded as UTF-8 (svc sends JSON, which is UTF-8). */
   body: string;
+  /** The signature doctor's finding, when it has one. */
+  diagnosis?: Outcome['diagnosis'];
+  /** What --drop, --duplicate or --reorder did to it: `dropped`, `dup: forwarded twice`, `held #3`. */
+  chaos?: string;
 }
 
 export interface Recorder {

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Forward } from './forwarder';
+import type { Forwarding } from './forwarding';
 import { type Delivery, deliveryHeaders, formatLine, type Outcome } from './receiver';
 import type { Recorder } from './recorder';
 
@@ -13,7 +13,7 @@ export interface ListenerOptions {
   receive: (delivery: Delivery, nowMs: number) => Outcome;
   delayMs: number;
   recorder: Recorder | undefined;
-  forward: Forward | undefined;
+  forwarding: Forwarding | undefined;
   out: (line: string) => void;
   warn: (line: string) => void;
 }
@@ -24,7 +24,7 @@ export interface RunningListener {
   port: number;
   /** Deliveries received so far: each POST that got a verdict and a line, rejected ones too. */
   received(): number;
-  /** Stops accepting, answers deliveries still waiting out --delay at once, ends forwards. */
+  /** Stops accepting, answers deliveries still waiting out --delay at once, forwards what is held. */
   close(): Promise<void>;
 }
 
@@ -32,7 +32,6 @@ const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 export async function startListener(options: ListenerOptions): Promise<RunningListener> {
   const stopping = new AbortController();
-  const forwards = new Set<Promise<void>>();
   let received = 0;
   const counted = {
     ...options,
@@ -42,7 +41,7 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
     },
   };
   const server = createServer((req, res) => {
-    handle(req, res, counted, stopping.signal, forwards).catch((err: Error) => {
+    handle(req, res, counted, stopping.signal).catch((err: Error) => {
       options.warn(`warning: answering a delivery failed: ${err.message}`);
       if (!res.headersSent) {
         res.writeHead(500).end();
@@ -72,7 +71,7 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
         });
         server.closeIdleConnections();
       });
-      await Promise.all(forwards);
+      await options.forwarding?.drain();
     },
   };
 }
@@ -82,7 +81,6 @@ async function handle(
   res: ServerResponse,
   options: ListenerOptions,
   stopping: AbortSignal,
-  forwards: Set<Promise<void>>,
 ): Promise<void> {
   if (req.method !== 'POST') {
     res.writeHead(405, { Allow: 'POST', 'Content-Type': 'text/plain' });
@@ -97,6 +95,10 @@ async function handle(
   const receivedAt = new Date();
   const delivery: Delivery = { headers: flatHeaders(req), raw };
   const outcome = options.receive(delivery, receivedAt.getTime());
+  const forward =
+    outcome.fresh && options.forwarding
+      ? options.forwarding.take(delivery, outcome.eventId ?? outcome.event ?? 'a delivery')
+      : undefined;
   await delay(options.delayMs, stopping);
   // A full disk costs the record line, not the answer svc is waiting for.
   await options.recorder
@@ -106,20 +108,24 @@ async function handle(
       status: outcome.status,
       headers: deliveryHeaders(delivery.headers),
       body: raw.toString('utf8'),
+      ...(outcome.diagnosis ? { diagnosis: outcome.diagnosis } : {}),
+      ...(outcome.status === null ? { chaos: 'dropped' } : {}),
+      ...(forward?.marker ? { chaos: forward.marker } : {}),
     })
     .catch((err: Error) => options.warn(`warning: recording a delivery failed: ${err.message}`));
-  options.out(formatLine(outcome, receivedAt));
+  options.out(formatLine(outcome, receivedAt, forward?.marker));
+  if (outcome.status === null) {
+    // --drop: no status line, no bytes; the sender sees its connection reset and retries
+    req.socket.destroy();
+    return;
+  }
   // once stopping, the connection closes after this answer instead of idling on keep-alive
   res.writeHead(outcome.status, {
     'Content-Type': 'application/json',
     ...(stopping.aborted ? { Connection: 'close' } : {}),
   });
   res.end(JSON.stringify({ verdict: outcome.verdict }));
-  if (outcome.fresh && options.forward) {
-    const label = outcome.eventId ?? outcome.event ?? 'a delivery';
-    const done = options.forward(delivery, label).finally(() => forwards.delete(done));
-    forwards.add(done);
-  }
+  forward?.start();
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {

@@ -56,25 +56,7 @@ export function verifySignature(input: VerifyInput): SignatureVerdict {
   if (!parsed) {
     return 'malformed-signature';
   }
-  const signed = Buffer.concat([Buffer.from(`${parsed.t}.`), input.body]);
-  const expected = input.secrets.map((secret) =>
-    createHmac('sha256', secret).update(signed).digest(),
-  );
-  // Every candidate is compared with every secret, with no early exit: the time taken does not
-  // tell an attacker which value came close.
-  let matched = false;
-  for (const candidate of parsed.v1) {
-    if (!HEX_SHA256.test(candidate)) {
-      continue;
-    }
-    const given = Buffer.from(candidate, 'hex');
-    for (const digest of expected) {
-      if (given.length === digest.length && timingSafeEqual(given, digest)) {
-        matched = true;
-      }
-    }
-  }
-  if (!matched) {
+  if (!matchedCandidates(parsed, input.body, input.secrets).some(Boolean)) {
     return 'bad-signature';
   }
   // Checked after the signature: a forged header is reported as such, whatever its t.
@@ -83,3 +65,31 @@ export function verifySignature(input: VerifyInput): SignatureVerdict {
   }
   return 'ok';
 }
+
+/** For each v1 of the header, in order: whether one of `secrets` made it over `<t>.<body>`. */
+export function matchedCandidates(
+  parsed: ParsedSignature,
+  body: Buffer,
+  secrets: readonly string[],
+): boolean[] {
+  const signed = Buffer.concat([Buffer.from(`${parsed.t}.`), body]);
+  const expected = secrets.map((secret) => createHmac('sha256', secret).update(signed).digest());
+  // Every candidate is compared with every secret, with no early exit: the time taken does not
+  // tell an attacker which value came close.
+  return parsed.v1.map((candidate) => {
+    if (!HEX_SHA256.test(candidate)) {
+      return false;
+    }
+    const given = Buffer.from(candidate, 'hex');
+    let matched = false;
+    for (const digest of expected) {
+      if (given.length === digest.length && timingSafeEqual(given, digest)) {
+        matched = true;
+      }
+    }
+    return matched;
+  });
+}
+
+/** A v1 that could be an HMAC-SHA256 at all: 64 hex digits. */
+export const isSha256Hex = (candidate: string): boolean => HEX_SHA256.test(candidate);

@@ -5,7 +5,17 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { runSvc, tempDir } from '../support/spawn';
-import { line, READY, RECORD_ID, SECRET, send, startApp, startListen } from './listen-setup';
+import { line, READY, RECORD_ID, SECRET, send, startApp, startListen, TIME } from './listen-setup';
+
+const ANOTHER_SECRET =
+  'signed with another secret: your secret does not match, and neither clock skew nor a re-encoded body explains it';
+
+/** A rejected delivery's line, with the signature doctor's finding after `; ` (issue 19). */
+const rejected = (said: string, why?: string) =>
+  new RegExp(
+    `^${TIME} job\\.stage_changed 7b0c…a11 attempt 1 ${said}, answered 400${why === undefined ? '' : `; ${why.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`}$`,
+    'm',
+  );
 
 describe('svc webhook listen --secret', () => {
   test('a delivery signed with the secret is answered 200 and printed as one line: verified, answered 200', async () => {
@@ -18,18 +28,46 @@ describe('svc webhook listen --secret', () => {
   });
 
   test.each([
-    ['signed with another secret', 'bad signature', { secrets: ['whsec_not_it'] }],
-    ['with no signature header', 'missing signature', { signature: null }],
-    ['with a malformed signature header', 'malformed signature', { signature: 'sha256=abc' }],
-    ['signed 400 s ago', 'stale timestamp', { t: Math.floor(Date.now() / 1000) - 400 }],
-    ['signed 400 s ahead', 'stale timestamp', { t: Math.floor(Date.now() / 1000) + 400 }],
-  ] as const)('a delivery %s is answered 400 and printed as %s', async (_what, verdict, opts) => {
-    const listener = await startListen(['--secret', SECRET]);
-    const res = await send(listener.url, opts);
-    expect(res.status).toBe(400);
-    await listener.waitFor(line(verdict, 400));
-    await listener.stop();
-  });
+    ['signed with another secret', 'bad signature', { secrets: ['whsec_not_it'] }, ANOTHER_SECRET],
+    ['with no signature header', 'missing signature', { signature: null }, undefined],
+    [
+      'with a malformed signature header',
+      'malformed signature',
+      { signature: 'sha256=abc' },
+      undefined,
+    ],
+    [
+      'signed 400 s ago',
+      'stale timestamp',
+      { t: Math.floor(Date.now() / 1000) - 400 },
+      // a second may tick between signing and checking
+      /clock skew: t is 40[01] s behind this machine's clock, 10[01] s past the 300 s tolerance/,
+    ],
+    [
+      'signed 400 s ahead',
+      'stale timestamp',
+      { t: Math.floor(Date.now() / 1000) + 400 },
+      /clock skew: t is (399|400) s ahead of this machine's clock, (99|100) s past the 300 s tolerance/,
+    ],
+  ] as const)(
+    'a delivery %s is answered 400 and printed as %s, with why',
+    async (_what, verdict, opts, why) => {
+      const listener = await startListen(['--secret', SECRET]);
+      const res = await send(listener.url, opts);
+      expect(res.status).toBe(400);
+      if (why instanceof RegExp) {
+        await listener.waitFor(
+          new RegExp(
+            `^${TIME} job\\.stage_changed 7b0c…a11 attempt 1 ${verdict}, answered 400; ${why.source}$`,
+            'm',
+          ),
+        );
+      } else {
+        await listener.waitFor(rejected(verdict, why));
+      }
+      await listener.stop();
+    },
+  );
 
   test('a body changed after signing is bad-signature', async () => {
     const listener = await startListen(['--secret', SECRET]);
@@ -39,7 +77,7 @@ describe('svc webhook listen --secret', () => {
     const tampered = signed.replace('job.stage_changed', 'job.deleted');
     const res = await send(listener.url, { body: tampered, signature: `t=${t},v1=${v1}` });
     expect(res.status).toBe(400);
-    await listener.waitFor(line('bad signature', 400));
+    await listener.waitFor(rejected('bad signature', ANOTHER_SECRET));
     await listener.stop();
   });
 
@@ -110,10 +148,10 @@ describe('svc webhook listen --secret', () => {
       const first = await send(listener.url);
       await send(listener.url, { eventId: first.eventId, attempt: 2 });
       await send(listener.url, { secrets: ['whsec_wrong'] });
-      await listener.waitFor(line('bad signature', 400));
+      await listener.waitFor(rejected('bad signature', ANOTHER_SECRET));
       expect(await listener.stop(signal)).toEqual({ code: 0, signal: null });
       expect(listener.stdout()).toMatch(
-        /, answered 400\nsvc webhook listen stopped: 3 deliveries received\n$/,
+        /, answered 400; signed with another secret[^\n]*\nsvc webhook listen stopped: 3 deliveries received\n$/,
       );
     },
   );

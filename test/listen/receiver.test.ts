@@ -160,6 +160,7 @@ describe('formatLine', () => {
     attempt: '2',
     test: false,
     body: {},
+    diagnosis: undefined,
   };
 
   test('one line: local time, event, shortened record id, attempt, what it was and what it answered', () => {
@@ -188,6 +189,16 @@ describe('formatLine', () => {
       at,
     );
     expect(line).toBe('12:04:05 - - attempt ? verified, answered 200 (test send)');
+  });
+
+  test('a dropped delivery says so instead of a status; a chaos marker and a diagnosis follow', () => {
+    const diagnosis = { kind: 'another-secret', text: 'signed with another secret' } as const;
+    expect(formatLine({ ...base, status: null }, at, 'held #3')).toBe(
+      '12:04:05 job.stage_changed 7b0c…a11 attempt 2 verified, dropped (no answer), held #3',
+    );
+    expect(formatLine({ ...base, verdict: 'bad-signature', status: 400, diagnosis }, at)).toBe(
+      '12:04:05 job.stage_changed 7b0c…a11 attempt 2 bad signature, answered 400; signed with another secret',
+    );
   });
 
   test('control characters and spaces from the network cannot break the line or the terminal', () => {

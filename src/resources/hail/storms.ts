@@ -1,5 +1,5 @@
+import { Draws } from '../../platform/random';
 import { REGIONS, type Region, seasonOf } from './climate';
-import { Draws } from './random';
 import { LARGEST_HAIL, sizeAtMost, sizeStep } from './sizes';
 import {
   DAMAGING_GUST_MPH,

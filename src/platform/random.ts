@@ -1,6 +1,6 @@
-// The storm model draws every number from a generator seeded by text (a date, a salt), never from
-// Math.random: the same day always holds the same storms, on any machine, in any order of asking.
-// sha256 (geo.ts's unitOf) would do, but a year of storms draws some hundred thousand numbers.
+// Seeded draws, never Math.random: the storm model's same day always holds the same storms, on any
+// machine, in any order of asking, and svc webhook listen's chaos repeats under the same --seed.
+// sha256 (hail's geo.ts unitOf) would do, but a year of storms draws some hundred thousand numbers.
 
 /** A 32-bit hash of a text (FNV-1a, then a murmur3 finaliser to spread close texts apart). */
 export function hash32(text: string): number {
