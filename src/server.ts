@@ -3,12 +3,15 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createApp } from './app';
+import { isBundleFile, readBundle } from './bundle/file';
+import type { Bundle } from './bundle/format';
+import { loadBundle, type ServedKey } from './bundle/load';
 import type { Config } from './platform/context';
 import { filesDirOf } from './platform/files/storage';
 import { continueUnlessTooLarge } from './platform/http/continue';
 import { answerUnparsable } from './platform/http/unparsable';
 import { requestLogFiles } from './platform/request-log';
-import { createRuntime, type Runtime } from './runtime';
+import { createRuntime, type Runtime, storeMeta } from './runtime';
 import { seedDataFile } from './seed';
 import { Store, storeFiles } from './store';
 
@@ -24,6 +27,8 @@ export interface ServeOptions {
 export interface RunningServer {
   url: string;
   rt: Runtime;
+  /** `--data` named a support bundle: its case, served in memory, and the keys made for it. */
+  bundle?: { workspaceId: string; workspaceName: string; keys: ServedKey[] } | undefined;
   /** True when this start created the data file (and seeded it, unless --no-seed). */
   created: boolean;
   /**
@@ -41,21 +46,53 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   // decisions.md, Command line: the port is bound before the data file is touched, so a port in
   // use leaves no new (seeded) data file behind.
   const bound = await bind(opts.port, opts.host);
+  let bundle: Bundle | undefined;
+  try {
+    bundle = (await isBundleFile(opts.data)) ? await readBundle(opts.data) : undefined;
+  } catch (err) {
+    await bound.close();
+    throw err;
+  }
   let store: Store;
   // A store killed before its first compaction lives only in its journal: that is not missing.
   const fresh = !storeFiles(opts.data).some((file) => existsSync(file));
   try {
-    if (fresh && opts.seed) {
-      await seedDataFile(opts.data, { seed: DEFAULT_SEED, profile: 'demo' });
+    if (bundle) {
+      // decisions.md, Support bundles: a bundle is evidence, never written to; its case is served
+      // from memory, on a clock that starts where the bundle's stood.
+      store = Store.memory();
+      startClockAt(store, Date.parse(bundle.clock.now));
+    } else {
+      if (fresh && opts.seed) {
+        await seedDataFile(opts.data, { seed: DEFAULT_SEED, profile: 'demo' });
+      }
+      ({ store } = await Store.open(opts.data));
     }
-    ({ store } = await Store.open(opts.data));
   } catch (err) {
     await bound.close();
     throw err;
   }
   const firstSeq = store.seq;
-  const [requestLogFile] = requestLogFiles(opts.data);
-  const rt = createRuntime(store, opts.config, requestLogFile, filesDirOf(opts.data));
+  const [requestLogFile] = bundle ? [] : requestLogFiles(opts.data);
+  const rt = createRuntime(
+    store,
+    opts.config,
+    requestLogFile,
+    bundle ? undefined : filesDirOf(opts.data),
+  );
+  let served: RunningServer['bundle'];
+  if (bundle) {
+    try {
+      served = {
+        workspaceId: bundle.snapshot.workspace.id,
+        workspaceName: bundle.snapshot.workspace.name,
+        keys: await loadBundle(rt, bundle),
+      };
+    } catch (err) {
+      await bound.close();
+      throw new Error(`cannot serve the bundle ${opts.data}: ${(err as Error).message}`);
+    }
+  }
   const app = createApp(rt);
   const server = bound.serve(app.fetch);
   const { port } = server.address() as AddressInfo;
@@ -92,7 +129,25 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     })();
     return closing;
   };
-  return { url, rt, created: fresh, writes: () => store.seq - firstSeq, close };
+  return {
+    url,
+    rt,
+    bundle: served,
+    created: fresh && !bundle,
+    writes: () => store.seq - firstSeq,
+    close,
+  };
+}
+
+/** The clock of a store made in memory starts at `ms` (a bundle's now), behind or ahead of real time. */
+function startClockAt(store: Store, ms: number): void {
+  storeMeta(store);
+  store.transaction((tx) => {
+    const meta = tx.global.get('meta', 'store');
+    if (meta) {
+      tx.global.put('meta', { ...meta, clock_offset_ms: ms - Date.now() });
+    }
+  });
 }
 
 type Fetch = Parameters<typeof serve>[0]['fetch'];

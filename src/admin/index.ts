@@ -5,6 +5,7 @@ import { limitBodies } from '../platform/http/body-limit';
 import { validationHook } from '../platform/openapi/validation';
 import { FAMILIES } from '../resources';
 import type { Runtime } from '../runtime';
+import { bundleAdmin } from './bundles';
 import { clockAdmin } from './clock';
 import { connectionAdmin } from './connections';
 import { faultAdmin } from './faults';
@@ -32,6 +33,7 @@ export function adminApp(rt: Runtime): OpenAPIHono<AppEnv> {
   admin.route('/', connectionAdmin(rt));
   admin.route('/', faultAdmin(rt));
   admin.route('/', snapshotAdmin(rt));
+  admin.route('/', bundleAdmin(rt));
   for (const family of FAMILIES) {
     if (family.admin) {
       admin.route('/', family.admin(rt));

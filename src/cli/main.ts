@@ -27,6 +27,7 @@ export async function main(argv: string[], hooks: Hooks = {}): Promise<void> {
   (await import('./scenario')).scenarioCommand(program);
   (await import('./trigger')).triggerCommand(program);
   (await import('./replay')).replayCommand(program);
+  (await import('./bundle')).bundleCommand(program);
   (await import('./coverage')).coverageCommand(program);
   program
     .command('warm', { hidden: true })

@@ -30,7 +30,7 @@ export function serveCommand(program: Command, hooks: Hooks): void {
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option(
       '--data <file>',
-      'data file; created and seeded with a demo workspace when missing',
+      'data file; created and seeded with a demo workspace when missing; or a support bundle (svc bundle), served from memory',
       DEFAULT_DATA,
     )
     .option('--no-seed', 'start with an empty store when the data file is missing')
@@ -82,7 +82,7 @@ async function serve(flags: ServeFlags, hooks: Hooks): Promise<void> {
   const out = (line: string) => process.stdout.write(`${line}\n`);
   out(`svc ${SVC_VERSION}: Workspace Operations REST API v1 (revision ${API_REVISION})`);
   out(
-    `  data      ${flags.data}${running.created ? (flags.seed ? ' (new, seeded with a demo workspace)' : ' (new, empty)') : ''}`,
+    `  data      ${flags.data}${running.bundle ? ' (a support bundle: served in memory, never written to)' : running.created ? (flags.seed ? ' (new, seeded with a demo workspace)' : ' (new, empty)') : ''}`,
   );
   // decisions.md, Command line: only addresses that answer (the web app at the root is not
   // there yet); the base URL is the prefix of every /v1 path, answered with a credential.
@@ -96,6 +96,15 @@ async function serve(flags: ServeFlags, hooks: Hooks): Promise<void> {
       '  webhooks  targets may be http: and loopback or private addresses' +
         ' (--allow-local-targets; the real service refuses them)',
     );
+  }
+  if (running.bundle) {
+    // decisions.md, Support bundles: the bundle holds only hashes, so its keys are new, shown here.
+    const { workspaceId, workspaceName, keys } = running.bundle;
+    out(`  clock     ${running.rt.clock.iso()} (where the bundle's stood)`);
+    out(`  workspace ${workspaceName} (${workspaceId}), from the bundle`);
+    for (const key of keys) {
+      out(`    ${`${key.access} key`.padEnd(10)} ${key.key}  (${key.name}, id ${key.id})`);
+    }
   }
   for (const ws of demoWorkspaces(running.rt)) {
     out(`  workspace ${ws.name} (${ws.id})`);

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
+import { isBundleFile, readBundle } from '../bundle/file';
 import { parseEntry, type SourceEntry } from './entry';
 import { send } from './http';
 
@@ -30,7 +31,9 @@ export const isUrl = (source: string) => /^https?:\/\//i.test(source);
 export async function readSource(source: string, selection: Selection): Promise<SourceEntry[]> {
   const entries = isUrl(source)
     ? await fromServer(source, selection)
-    : await fromLines(openFile(source), source);
+    : (await isBundleFile(source))
+      ? await fromBundle(source)
+      : await fromLines(openFile(source), source);
   const chosen = entries.filter((entry) => selected(entry, selection));
   const at = new Map(chosen.map((e) => [e, Date.parse(e.at)]));
   // A stable sort: a file someone turned newest first (the list's order) still replays in order.
@@ -63,6 +66,23 @@ async function fromLines(input: Readable, name: string): Promise<SourceEntry[]> 
     throw new SourceError(`cannot read ${name}: ${(err as Error).message}`);
   }
   return out;
+}
+
+/** A support bundle's request log (svc bundle): the same entries, kept in one JSON file. */
+async function fromBundle(file: string): Promise<SourceEntry[]> {
+  let bundle: Awaited<ReturnType<typeof readBundle>>;
+  try {
+    bundle = await readBundle(file);
+  } catch (err) {
+    throw new SourceError((err as Error).message);
+  }
+  return bundle.requests.map((request, i) => {
+    const entry = parseEntry(JSON.stringify(request));
+    if (typeof entry === 'string') {
+      throw new SourceError(`${file} requests.${i}: ${entry}`);
+    }
+    return entry;
+  });
 }
 
 /** The export of a svc (given as its address, its /v1 or its /__admin), filtered there too. */

@@ -96,6 +96,7 @@ const ADMIN = {
   'POST /snapshot': 'importStore',
   'GET /workspaces/{id}/snapshot': 'exportWorkspaceSnapshot',
   'PUT /workspaces/{id}/snapshot': 'restoreWorkspaceSnapshot',
+  'GET /workspaces/{id}/bundle': 'getWorkspaceBundle',
   'POST /jobs/{id}/restore': 'restoreJob',
   'POST /contacts/{id}/restore': 'restoreContact',
   'GET /webhooks': 'listAdminWebhooks',

@@ -1,0 +1,27 @@
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import { BundleSchema } from '../bundle/format';
+import { makeBundle } from '../bundle/make';
+import type { AppEnv } from '../platform/context';
+import { errorResponses, jsonResponse } from '../platform/openapi/responses';
+import { byId, recordId } from '../resources/common/routing';
+import type { Runtime } from '../runtime';
+
+const bundle = createRoute({
+  method: 'get',
+  path: '/workspaces/{id}/bundle',
+  operationId: 'getWorkspaceBundle',
+  summary:
+    'A support bundle: the workspace snapshot, its request and delivery logs, the clock and the ' +
+    'active faults, secrets replaced; `svc serve --data FILE` serves it back',
+  ...byId,
+  responses: {
+    200: jsonResponse(BundleSchema, 'The bundle'),
+    ...errorResponses('invalid_request', 'not_found'),
+  },
+});
+
+export function bundleAdmin(rt: Runtime) {
+  return new OpenAPIHono<AppEnv>().openapi(bundle, async (c) =>
+    c.json(await makeBundle(rt, recordId(c)), 200),
+  );
+}

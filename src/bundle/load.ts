@@ -1,0 +1,74 @@
+import { API_KEY_PREFIX } from '../platform/auth/credentials';
+import { randomToken, sha256Hex } from '../platform/ids';
+import type { NewEntry } from '../platform/request-log/log';
+import type { Runtime } from '../runtime';
+import type { StoredRecord } from '../snapshot/format';
+import { importStore, type StoreSnapshot } from '../snapshot/store';
+import { FORMAT, FORMAT_VERSION } from '../store/types';
+import type { Bundle } from './format';
+
+export interface ServedKey {
+  id: string;
+  name: string;
+  access: 'write' | 'read';
+  key: string;
+}
+
+const byId = (records: readonly StoredRecord[]) =>
+  Object.fromEntries(records.map((r) => [r.id, r]));
+
+/**
+ * Brings a bundle's case back on a fresh runtime whose clock already stands where the bundle's
+ * did: the workspace as it was (same ids), each live key with a new secret (the bundle holds only
+ * hashes), the faults on, and the request log as it was recorded.
+ */
+export async function loadBundle(rt: Runtime, bundle: Bundle): Promise<ServedKey[]> {
+  const snap = bundle.snapshot;
+  const fresh: ServedKey[] = [];
+  const keys = snap.keys.map(({ hash: _hash, ...key }) => {
+    const secret = randomToken(API_KEY_PREFIX);
+    if (key.revoked_at === null) {
+      fresh.push({ id: key.id, name: key.name, access: key.access, key: secret });
+    }
+    return {
+      key: { ...key, prefix: secret.slice(0, API_KEY_PREFIX.length + 4) },
+      hash: sha256Hex(secret),
+    };
+  });
+  const store: StoreSnapshot = {
+    format: FORMAT,
+    version: FORMAT_VERSION,
+    seq: 0,
+    global: {
+      workspaces: { [snap.workspace.id]: snap.workspace },
+      api_keys: byId(keys.map((k) => k.key)),
+      key_hashes: byId(keys.map((k) => ({ id: k.hash, key_id: k.key.id }))),
+      oauth_connections: byId(snap.oauth.connections),
+      idempotency_keys: byId(snap.idempotency),
+    },
+    workspaces: {
+      [snap.workspace.id]: Object.fromEntries(
+        Object.entries({ ...snap.collections, deliveries: bundle.deliveries }).map(
+          ([coll, records]) => [coll, byId(records)],
+        ),
+      ),
+    },
+  };
+  await importStore(rt, store);
+  for (const fault of bundle.faults) {
+    rt.faults.add({
+      match: fault.match,
+      action: fault.action,
+      times: fault.remaining ?? undefined,
+      probability: fault.probability,
+      seed: fault.seed,
+    } as Parameters<Runtime['faults']['add']>[0]);
+  }
+  for (const { id: _id, response_body, response_body_truncated: _t, ...entry } of bundle.requests) {
+    rt.requestLog.append({
+      ...(entry as unknown as Omit<NewEntry, 'response'>),
+      response: { text: typeof response_body === 'string' ? response_body : '' },
+    });
+  }
+  return fresh;
+}
