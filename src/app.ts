@@ -10,9 +10,7 @@ import { validationHook } from './platform/openapi/validation';
 import { FAMILIES } from './resources';
 import type { Runtime } from './runtime';
 import { type V1Extension, v1App } from './v1';
-import { docsRoutes } from './web/docs';
-import { homeRoutes } from './web/home';
-import { oauthRoutes } from './web/oauth';
+import { webApp } from './web';
 
 /** Assembles the server: middleware order, routers, one error handler. Nothing else. */
 export function createApp(rt: Runtime, extend?: V1Extension): OpenAPIHono<AppEnv> {
@@ -34,9 +32,7 @@ export function createApp(rt: Runtime, extend?: V1Extension): OpenAPIHono<AppEnv
       app.route('/', family.web(rt));
     }
   }
-  app.route('/', oauthRoutes(rt));
-  app.route('/', docsRoutes());
-  app.route('/', homeRoutes(rt));
+  app.route('/', webApp(rt));
   app.notFound(notFoundHandler(app));
   app.onError(onError(rt.config.log));
   return app;

@@ -4,7 +4,15 @@ import { bodyLimit } from 'hono/body-limit';
 import { findApp, issueCode, type OAuthAppView } from '../oauth/consent';
 import type { AppEnv, Platform } from '../platform/context';
 import { consentPage, errorPage } from './oauth-page';
-import { type PageBinding, PageTokens } from './oauth-token';
+import { PageTokens } from './ui/tokens';
+
+/** What a consent page showed, and what its form must post back unchanged. */
+const consentBinding = (b: {
+  clientId: string;
+  redirectUri: string;
+  state: string;
+  scope: string;
+}): string[] => ['consent', b.clientId, b.redirectUri, b.state, b.scope];
 
 // The consent page, GET and POST {app_url}/oauth/authorize (spec, Authentication 5; DESIGN.md,
 // the consent page). A request the page cannot trust (unknown app, a redirect_uri not registered
@@ -146,7 +154,7 @@ export function oauthRoutes(rt: Platform) {
         }
         const scope = checkScope(get);
         const state = checkState(get);
-        const binding: PageBinding = { clientId: app.client_id, redirectUri, state, scope };
+        const binding = consentBinding({ clientId: app.client_id, redirectUri, state, scope });
         return c.html(
           consentPage(
             {
@@ -183,7 +191,7 @@ export function oauthRoutes(rt: Platform) {
           const scope = checkScope(get);
           const state = checkState(get);
           const token = get('page_token');
-          const binding: PageBinding = { clientId: app.client_id, redirectUri, state, scope };
+          const binding = consentBinding({ clientId: app.client_id, redirectUri, state, scope });
           if (!tokens.verify(binding, typeof token === 'string' ? token : undefined)) {
             throw new Refusal(
               403,

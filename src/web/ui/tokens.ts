@@ -1,25 +1,18 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Clock } from '../platform/clock';
+import type { Clock } from '../../platform/clock';
 
 /**
- * How long a consent page may wait for its Allow or Deny: long enough for a person to read it,
- * short enough that a page left open in a tab stops working the same day.
+ * How long a page's form may wait for its post: long enough for a person to read the page, short
+ * enough that a page left open in a tab stops working the same day.
  */
 export const PAGE_TOKEN_LIFETIME_MS = 30 * 60 * 1000;
 
-/** What a consent page showed, and what its form must post back unchanged. */
-export interface PageBinding {
-  clientId: string;
-  redirectUri: string;
-  state: string;
-  scope: 'read' | 'write';
-}
-
 /**
- * The per-page token: an HMAC of what the page showed and of its expiry on the clock, under a
- * key made when the server starts. A post whose token was not made for exactly these values (a
- * forged form, another page's token, a changed redirect_uri or scope) is refused, and nothing is
- * stored per page. A restart forgets the key, so pages served before it must be reloaded.
+ * Per-page tokens: an HMAC of what the page's form is bound to (its action and any value it must
+ * post back unchanged) and of its expiry on the clock, under a key made when the server starts. A
+ * post whose token was not made for exactly these values (a forged form, another page's token, a
+ * changed hidden field) is refused, and nothing is stored per page. A restart forgets the key, so
+ * pages served before it must be reloaded.
  */
 export class PageTokens {
   readonly #key = randomBytes(32);
@@ -29,13 +22,13 @@ export class PageTokens {
     this.#clock = clock;
   }
 
-  issue(binding: PageBinding): string {
+  issue(binding: readonly string[]): string {
     const expires = this.#clock.nowMs() + PAGE_TOKEN_LIFETIME_MS;
     return `${expires}.${this.#mac(binding, expires)}`;
   }
 
   /** Whether `token` was made by this server for `binding` and has not expired. */
-  verify(binding: PageBinding, token: string | undefined): boolean {
+  verify(binding: readonly string[], token: string | undefined): boolean {
     const match = /^(\d{1,16})\.([A-Za-z0-9_-]{43})$/.exec(token ?? '');
     if (!match?.[1] || !match[2]) {
       return false;
@@ -49,9 +42,9 @@ export class PageTokens {
     return want.length === got.length && timingSafeEqual(want, got);
   }
 
-  #mac(b: PageBinding, expires: number): string {
+  #mac(binding: readonly string[], expires: number): string {
     // JSON of an array: no value can spill into the next one, whatever characters it holds.
-    const text = JSON.stringify(['consent', b.clientId, b.redirectUri, b.state, b.scope, expires]);
+    const text = JSON.stringify([...binding, expires]);
     return createHmac('sha256', this.#key).update(text).digest('base64url');
   }
 }
