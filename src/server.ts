@@ -7,6 +7,7 @@ import { isBundleFile, readBundle } from './bundle/file';
 import type { Bundle } from './bundle/format';
 import { loadBundle, type ServedKey } from './bundle/load';
 import type { Config } from './platform/context';
+import { ApiError } from './platform/errors';
 import { filesDirOf } from './platform/files/storage';
 import { continueUnlessTooLarge } from './platform/http/continue';
 import { answerUnparsable } from './platform/http/unparsable';
@@ -73,6 +74,12 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     throw err;
   }
   const firstSeq = store.seq;
+  if (bundle) {
+    // decisions.md, Support bundles: the bundle's subscriptions point at the customer's receivers.
+    opts.config.heldWebhooks = new Set(
+      (bundle.snapshot.collections.webhooks ?? []).map((hook) => hook.id),
+    );
+  }
   const [requestLogFile] = bundle ? [] : requestLogFiles(opts.data);
   const rt = createRuntime(
     store,
@@ -90,7 +97,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       };
     } catch (err) {
       await bound.close();
-      throw new Error(`cannot serve the bundle ${opts.data}: ${(err as Error).message}`);
+      const field = err instanceof ApiError && err.field ? ` (${err.field})` : '';
+      throw new Error(`cannot serve the bundle ${opts.data}: ${(err as Error).message}${field}`);
     }
   }
   const app = createApp(rt);

@@ -9,11 +9,16 @@ import type { Runtime } from '../runtime';
 
 // DESIGN.md, control API: /__admin/faults; decisions.md, Faults.
 
+// A fault on a method no route serves could never fire.
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
 const MatchSchema = z
   .object({
     method: z
       .string()
-      .regex(/^[A-Za-z]+$/, 'must be an HTTP method such as GET')
+      .refine((m) => METHODS.has(m.toUpperCase()), {
+        message: `must be a method the API serves: ${[...METHODS].join(', ')}`,
+      })
       .optional()
       .openapi({ description: 'Case-insensitive' }),
     path: z
@@ -61,7 +66,7 @@ const callStatus = (status: number) => status >= 500 || API_4XX.includes(status)
 const agrees = (code: ErrorCode, status: number) =>
   code === 'server_error' ? status >= 500 : errorStatus[code] === status;
 
-const FaultInput = z
+export const FaultInputSchema = z
   .object({
     match: MatchSchema,
     action: ActionSchema,
@@ -137,7 +142,7 @@ const create = createRoute({
   path: '/faults',
   operationId: 'createFault',
   summary: 'Inject a fault into matching /v1 calls, or into deliveries to a target',
-  request: { body: jsonBody(FaultInput) },
+  request: { body: jsonBody(FaultInputSchema) },
   responses: {
     201: jsonResponse(FaultSchema, 'The fault as stored'),
     ...adminWriteErrors('invalid_request'),
@@ -188,7 +193,7 @@ const clear = createRoute({
  * whose calls are refused before any fault) is a fault that could never fire: 400 naming it, as
  * DESIGN answers any record named in a body that is not there.
  */
-function checkNames(rt: Runtime, match: FaultMatch): void {
+export function checkNames(rt: Runtime, match: FaultMatch): void {
   const { global } = rt.store;
   const workspaceId = match.workspace_id?.toLowerCase();
   if (workspaceId !== undefined && !global.get('workspaces', workspaceId)) {

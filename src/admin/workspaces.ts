@@ -1,6 +1,6 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppEnv } from '../platform/context';
-import { ApiError } from '../platform/errors';
+import { ApiError, under } from '../platform/errors';
 import { adminWriteErrors, errorResponses, jsonResponse } from '../platform/openapi/responses';
 import { listOf } from '../platform/openapi/schemas';
 import { byId, jsonBody, recordId } from '../resources/common/routing';
@@ -135,7 +135,10 @@ export function workspaceAdmin(rt: Runtime) {
           throw new ApiError('invalid_request', `send a snapshot or a ${field}, not both`, field);
         }
       }
-      return c.json(await createFromSnapshot(rt, snapshot, input.name), 201);
+      return c.json(
+        await under('snapshot', () => createFromSnapshot(rt, snapshot, input.name)),
+        201,
+      );
     })
     .openapi(list, (c) => {
       const q = c.req.valid('query');

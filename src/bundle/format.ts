@@ -20,15 +20,20 @@ const LoggedRequestSchema = z
   });
 
 const BundleFaultSchema = z
-  .looseObject({
-    id: z.string(),
+  .object({
+    id: z.string().regex(/^flt_[0-9a-f]{16}$/, 'a fault id, flt_ and 16 hex digits'),
+    object: z.literal('fault'),
     match: z.looseObject({}).openapi({ additionalProperties: true }),
     action: z.looseObject({}).openapi({ additionalProperties: true }),
-    remaining: z.number().int().nullable(),
-    probability: z.number(),
-    seed: z.number().int(),
+    times: z.number().int().min(1).nullable(),
+    remaining: z.number().int().min(0).nullable(),
+    probability: z.number().min(0).max(1),
+    seed: z.number().int().min(0),
+    fired: z.number().int().min(0),
+    state: z.enum(['active', 'spent']),
+    created_at: timestamp(),
   })
-  .openapi('BundleFault', { additionalProperties: true });
+  .openapi('BundleFault', { description: 'A fault as GET /__admin/faults shows it' });
 
 /**
  * One support case in one file: a workspace as it stood, what it was sent, what it delivered,
@@ -55,7 +60,9 @@ export const BundleSchema = z
         redacted: z.array(z.string()),
       })
       .openapi('BundleManifest'),
-    clock: z.object({ now: timestamp(), offset_ms: z.number() }).openapi('BundleClock'),
+    clock: z
+      .object({ now: z.iso.datetime().openapi({ format: 'date-time' }), offset_ms: z.number() })
+      .openapi('BundleClock'),
     snapshot: WorkspaceSnapshotSchema,
     /** The workspace's request log, oldest first. */
     requests: z.array(LoggedRequestSchema),

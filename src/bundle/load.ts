@@ -1,9 +1,14 @@
+import { checkNames, FaultInputSchema } from '../admin/faults';
 import { API_KEY_PREFIX } from '../platform/auth/credentials';
+import { ApiError, under } from '../platform/errors';
+import type { Fault } from '../platform/faults';
 import { randomToken, sha256Hex } from '../platform/ids';
+import { fieldOf } from '../platform/openapi/validation';
 import type { NewEntry } from '../platform/request-log/log';
 import type { Runtime } from '../runtime';
 import type { StoredRecord } from '../snapshot/format';
 import { importStore, type StoreSnapshot } from '../snapshot/store';
+import { checkFrame } from '../snapshot/workspace';
 import { FORMAT, FORMAT_VERSION } from '../store/types';
 import type { Bundle } from './format';
 
@@ -24,6 +29,25 @@ const byId = (records: readonly StoredRecord[]) =>
  */
 export async function loadBundle(rt: Runtime, bundle: Bundle): Promise<ServedKey[]> {
   const snap = bundle.snapshot;
+  under('snapshot', () => checkFrame(snap));
+  const faults = bundle.faults.map((fault, i) => {
+    const input = FaultInputSchema.safeParse({
+      match: fault.match,
+      action: fault.action,
+      ...(fault.remaining === null ? {} : { times: Math.max(fault.remaining, 1) }),
+      probability: fault.probability,
+      seed: fault.seed,
+    });
+    if (!input.success) {
+      const issue = input.error.issues[0];
+      throw new ApiError(
+        'invalid_request',
+        issue?.message ?? 'not a fault',
+        `faults[${i}]${issue?.path.length ? `.${fieldOf(issue.path)}` : ''}`,
+      );
+    }
+    return fault as unknown as Fault;
+  });
   const fresh: ServedKey[] = [];
   const keys = snap.keys.map(({ hash: _hash, ...key }) => {
     const secret = randomToken(API_KEY_PREFIX);
@@ -55,15 +79,10 @@ export async function loadBundle(rt: Runtime, bundle: Bundle): Promise<ServedKey
     },
   };
   await importStore(rt, store);
-  for (const fault of bundle.faults) {
-    rt.faults.add({
-      match: fault.match,
-      action: fault.action,
-      times: fault.remaining ?? undefined,
-      probability: fault.probability,
-      seed: fault.seed,
-    } as Parameters<Runtime['faults']['add']>[0]);
-  }
+  faults.forEach((fault, i) => {
+    under(`faults[${i}]`, () => checkNames(rt, fault.match));
+    rt.faults.restore(fault);
+  });
   for (const { id: _id, response_body, response_body_truncated: _t, ...entry } of bundle.requests) {
     rt.requestLog.append({
       ...(entry as unknown as Omit<NewEntry, 'response'>),

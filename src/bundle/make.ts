@@ -7,7 +7,8 @@ import { exportWorkspace } from '../snapshot/workspace';
 import { BUNDLE, type Bundle } from './format';
 
 /** What a bundle never carries in the clear; each found value is replaced, the same way everywhere. */
-const SECRET = /\b(whsec_|svc_live_|svc_oat_|svc_ort_|svc_ocs_|svc_oac_)[A-Za-z0-9]+/g;
+// 16 characters or more after the prefix: a key's 4-character `prefix` (svc_live_1h6h) is no secret.
+const SECRET = /\b(whsec_|svc_live_|svc_oat_|svc_ort_|svc_ocs_|svc_oac_)[A-Za-z0-9]{16,}/g;
 
 const REDACTED = [
   'API keys: only their sha256 hashes are kept; serving the bundle mints new keys',

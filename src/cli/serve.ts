@@ -101,6 +101,7 @@ async function serve(flags: ServeFlags, hooks: Hooks): Promise<void> {
     // decisions.md, Support bundles: the bundle holds only hashes, so its keys are new, shown here.
     const { workspaceId, workspaceName, keys } = running.bundle;
     out(`  clock     ${running.rt.clock.iso()} (where the bundle's stood)`);
+    out("  webhooks  the bundle's subscriptions deliver nothing: their targets are the customer's");
     out(`  workspace ${workspaceName} (${workspaceId}), from the bundle`);
     for (const key of keys) {
       out(`    ${`${key.access} key`.padEnd(10)} ${key.key}  (${key.name}, id ${key.id})`);
@@ -121,7 +122,12 @@ async function serve(flags: ServeFlags, hooks: Hooks): Promise<void> {
       () => {
         // decisions.md, Command line: the count is of commits since start, all on disk by now
         const writes = running.writes();
-        out(`svc stopped: ${writes} ${writes === 1 ? 'write' : 'writes'} flushed`);
+        const plural = writes === 1 ? 'write' : 'writes';
+        out(
+          running.bundle
+            ? `svc stopped: ${writes} ${plural} discarded (a bundle is served from memory)`
+            : `svc stopped: ${writes} ${plural} flushed`,
+        );
         process.exit(0);
       },
       (err: Error) => {

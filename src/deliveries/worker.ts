@@ -89,7 +89,7 @@ export class DeliveryWorker {
 
   #follow(wsId: string, d: Delivery, atStart: boolean): void {
     const key = deliveryKey(wsId, d.id);
-    if (!isOpen(d)) {
+    if (!isOpen(d) || this.#held(d)) {
       this.#rt.scheduler.cancel(key);
     } else if (d.next_attempt_at !== null) {
       this.#rt.scheduler.schedule(key, Date.parse(d.next_attempt_at), () =>
@@ -99,6 +99,10 @@ export class DeliveryWorker {
       // A resend or test send (its caller sends it) cut short by a restart: it goes now.
       this.#rt.scheduler.schedule(key, this.#rt.clock.nowMs(), () => this.attempt(wsId, d.id));
     }
+  }
+
+  #held(d: Delivery): boolean {
+    return this.#rt.config.heldWebhooks?.has(d.webhook_id) ?? false;
   }
 
   #hold(wsId: string, p: PendingUpdate): void {
@@ -114,7 +118,7 @@ export class DeliveryWorker {
   async attempt(wsId: string, id: string): Promise<Delivery | undefined> {
     const ws = this.#rt.store.workspace(wsId);
     const d = ws.get('deliveries', id);
-    if (!d || !isOpen(d) || this.#sending.has(id)) {
+    if (!d || !isOpen(d) || this.#sending.has(id) || this.#held(d)) {
       return d;
     }
     if (!this.#outgoing(wsId, id)) {
@@ -202,6 +206,7 @@ export class DeliveryWorker {
         error: result.error,
         response_snippet: result.snippet,
         ...(result.fault === undefined ? {} : { fault: result.fault }),
+        ...(result.signature === undefined ? {} : { signature: result.signature }),
       };
       const outcome = outcomeOf(result);
       const failed = outcome === 'retry' || outcome === 'stop';

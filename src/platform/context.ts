@@ -35,6 +35,11 @@ export interface Config {
   cors: CorsOrigins | null;
   /** Where operator-facing lines (faults, warnings) go. */
   log: (line: string) => void;
+  /**
+   * Subscriptions whose deliveries stay in the log as they are, never sent: a served support
+   * bundle's, whose targets are the customer's receivers (decisions.md, Support bundles).
+   */
+  heldWebhooks?: ReadonlySet<string>;
 }
 
 /** The platform's long-lived pieces of one server: what the layers above it are built on. */

@@ -1,8 +1,9 @@
 import { type Access, mintApiKey } from '../platform/auth';
+import { newId, randomToken } from '../platform/ids';
 import type { Runtime } from '../runtime';
 import { withFreshIds } from '../seed/remap';
 import type { StoredRecord, WorkspaceSnapshot } from './format';
-import { checkFrame, writeBytes } from './workspace';
+import { checkFrame, checkShown, type Written, writeBytes } from './workspace';
 
 /** The event and delivery history stays with the workspace it happened in (decisions.md). */
 const HISTORY = new Set(['webhook_events', 'deliveries', 'pending_updates']);
@@ -30,8 +31,14 @@ export async function createFromSnapshot(
   name: string | undefined,
 ): Promise<MadeFromSnapshot> {
   checkFrame(snap);
+  const keyIds = new Set(snap.keys.map((k) => k.id));
   const collections = Object.fromEntries(
-    Object.entries(snap.collections).filter(([coll]) => !HISTORY.has(coll)),
+    Object.entries(snap.collections)
+      .filter(([coll]) => !HISTORY.has(coll))
+      .map(([coll, records]) => [
+        coll,
+        coll === 'webhooks' ? ownSubscriptions(records, keyIds) : records,
+      ]),
   );
   const ids = [
     snap.workspace.id,
@@ -52,6 +59,7 @@ export async function createFromSnapshot(
   const newFileId = new Map(fresh.fileIds.map((to, i) => [oldFileIds[i], to]));
   await writeBytes(rt, wsId, snap.file_bytes, (id) => newFileId.get(id) ?? id);
   const now = rt.clock.iso();
+  const renewed = new Map<string, string>();
   return rt.store.transaction(
     (tx) => {
       const workspace = tx.global.put('workspaces', {
@@ -60,11 +68,15 @@ export async function createFromSnapshot(
         name: name ?? fresh.workspace.name,
       });
       const ws = tx.scope<Record<string, StoredRecord>>(wsId);
+      const written: Written = new Map();
       for (const [coll, records] of Object.entries(fresh.collections)) {
-        for (const rec of records) {
-          ws.put(coll, rec);
-        }
+        records.forEach((rec, at) => {
+          const own = renewSecrets(coll, rec, renewed);
+          ws.put(coll, own);
+          written.set(coll, [...(written.get(coll) ?? []), { rec: own, at }]);
+        });
       }
+      checkShown(rt, wsId, written);
       const minted: MadeFromSnapshot['other_keys'] = [];
       for (const key of fresh.keys) {
         const made = mintApiKey(tx.global, {
@@ -99,4 +111,40 @@ export async function createFromSnapshot(
     },
     { quiet: true },
   );
+}
+
+/**
+ * A subscription belongs to the credential that made it; the copy takes the keys, not the OAuth
+ * grants, so a subscription an OAuth app made stays behind with its grant.
+ */
+function ownSubscriptions(records: StoredRecord[], keyIds: Set<string>): StoredRecord[] {
+  return records.filter((hook) => keyIds.has(String(hook.credential_id)));
+}
+
+/**
+ * What must not be shared between two workspaces gets a new value in the copy, one per old value
+ * (subscriptions that shared a signing secret and a group still do): signing secrets, subscription
+ * groups, and the homeowner's portal link of each job.
+ */
+function renewSecrets(coll: string, rec: StoredRecord, renewed: Map<string, string>): StoredRecord {
+  const again = (old: string, make: () => string) => {
+    let next = renewed.get(old);
+    if (next === undefined) {
+      next = make();
+      renewed.set(old, next);
+    }
+    return next;
+  };
+  if (coll === 'webhooks') {
+    const secrets = (rec.secrets as { secret: string; expires_at: string | null }[]) ?? [];
+    return {
+      ...rec,
+      group_id: again(String(rec.group_id), newId),
+      secrets: secrets.map((s) => ({ ...s, secret: again(s.secret, () => randomToken('whsec_')) })),
+    };
+  }
+  if (coll === 'jobs' && typeof rec.portal_token === 'string') {
+    return { ...rec, portal_token: again(rec.portal_token, () => randomToken('', 24)) };
+  }
+  return rec;
 }

@@ -101,8 +101,9 @@ export async function importStore(
     },
     { quiet: true },
   );
-  const offset = Number(imported?.clock_offset_ms ?? 0);
-  if (Number.isFinite(offset) && offset > rt.clock.offsetMs) {
+  // A snapshot without the store's meta (a bundle's workspace) says nothing of the clock.
+  const offset = Number(imported?.clock_offset_ms);
+  if (imported !== undefined && Number.isFinite(offset) && offset > rt.clock.offsetMs) {
     await advanceClock(rt, rt.clock.nowMs() + (offset - rt.clock.offsetMs));
   }
   return { workspaces: Object.keys(snap.workspaces).length, records };
@@ -131,6 +132,28 @@ function checkIds(snap: StoreSnapshot): void {
         'invalid_request',
         `workspace ${wsId} has records but no entry in global.workspaces`,
         `workspaces.${wsId}`,
+      );
+    }
+  }
+  // A key names its workspace and a hash its key: one pointing nowhere is a key that logs in to
+  // nothing, or a credential lookup that finds no key.
+  const workspaces = snap.global.workspaces ?? {};
+  const keys = snap.global.api_keys ?? {};
+  for (const [id, key] of Object.entries(keys)) {
+    if (workspaces[String(key.workspace_id)] === undefined) {
+      throw new ApiError(
+        'invalid_request',
+        `key ${id} names a workspace the snapshot does not hold`,
+        `global.api_keys.${id}.workspace_id`,
+      );
+    }
+  }
+  for (const [hash, entry] of Object.entries(snap.global.key_hashes ?? {})) {
+    if (keys[String(entry.key_id)] === undefined) {
+      throw new ApiError(
+        'invalid_request',
+        'a key hash names a key the snapshot does not hold',
+        `global.key_hashes.${hash}.key_id`,
       );
     }
   }

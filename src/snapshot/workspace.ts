@@ -1,5 +1,8 @@
+import { familyOfColl } from '../events';
 import type { ApiKey, Workspace } from '../platform/auth';
+import { appContext } from '../platform/context';
 import { ApiError } from '../platform/errors';
+import { fieldOf } from '../platform/openapi/validation';
 import type { Runtime } from '../runtime';
 import type { Rec, Tx } from '../store';
 import type { GlobalCollections, Name, WorkspaceCollections } from '../store/collections';
@@ -115,10 +118,14 @@ export async function restoreWorkspace(
         ...Object.keys(rt.store.dump(wsId)),
         ...Object.keys(snap.collections),
       ]);
+      const written: Written = new Map();
       for (const name of names) {
-        replace(tx, wsId, name, rt.store.values(wsId, name), snap.collections[name] ?? []);
+        const wanted = snap.collections[name] ?? [];
+        replace(tx, wsId, name, rt.store.values(wsId, name), wanted, written);
       }
-      return tx.global.put('workspaces', { ...snap.workspace, id: wsId });
+      const workspace = tx.global.put('workspaces', { ...snap.workspace, id: wsId });
+      checkShown(rt, wsId, written);
+      return workspace;
     },
     { quiet: true },
   );
@@ -134,18 +141,24 @@ export function replace(
   coll: string,
   current: Iterable<Rec>,
   wanted: Iterable<StoredRecord>,
+  written?: Written,
 ): void {
   const scoped = tx.scope<Record<string, Rec>>(scope);
   const now = new Map<string, Rec>();
   for (const rec of current) {
     now.set(rec.id, rec);
   }
+  let at = 0;
   for (const rec of wanted) {
     const there = now.get(rec.id);
     now.delete(rec.id);
     if (there === undefined || !sameJson(there, rec)) {
       scoped.put(coll, rec);
+      if (written) {
+        written.set(coll, [...(written.get(coll) ?? []), { rec, at }]);
+      }
     }
+    at += 1;
   }
   for (const id of now.keys()) {
     scoped.delete(coll, id);
@@ -179,37 +192,82 @@ function sameJson(a: unknown, b: unknown): boolean {
 export const keyRecord = ({ hash: _hash, ...key }: WorkspaceSnapshot['keys'][number]): ApiKey =>
   key;
 
-/** Ids within a collection are unique, and the keys, OAuth grants and files name this workspace. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const refuse = (message: string, field: string): never => {
+  throw new ApiError('invalid_request', message, field);
+};
+
+/**
+ * The frame of a snapshot: ids unique within a collection and among the keys, a family record's id
+ * a lower-case UUID (as the API names records), the keys and file bytes of this workspace.
+ */
 export function checkFrame(snap: WorkspaceSnapshot): void {
   for (const [name, records] of Object.entries(snap.collections)) {
     const seen = new Set<string>();
+    const family = familyOfColl(name)?.records !== undefined;
     records.forEach((rec, i) => {
+      if (family && !UUID.test(rec.id)) {
+        refuse(`a ${name} id is a lower-case UUID, not ${rec.id}`, `collections.${name}[${i}].id`);
+      }
       if (seen.has(rec.id)) {
-        throw new ApiError(
-          'invalid_request',
-          `two records of ${name} have id ${rec.id}`,
-          `collections.${name}.${i}.id`,
-        );
+        refuse(`two records of ${name} have id ${rec.id}`, `collections.${name}[${i}].id`);
       }
       seen.add(rec.id);
     });
   }
+  const ids = new Set<string>();
+  const hashes = new Set<string>();
   snap.keys.forEach((key, i) => {
     if (key.workspace_id.toLowerCase() !== snap.workspace.id.toLowerCase()) {
-      throw new ApiError(
-        'invalid_request',
-        'a key of the snapshot belongs to another workspace',
-        `keys.${i}.workspace_id`,
-      );
+      refuse('a key of the snapshot belongs to another workspace', `keys[${i}].workspace_id`);
     }
+    if (ids.has(key.id.toLowerCase())) {
+      refuse(`two keys have id ${key.id}`, `keys[${i}].id`);
+    }
+    if (hashes.has(key.hash)) {
+      refuse('two keys have the same hash', `keys[${i}].hash`);
+    }
+    ids.add(key.id.toLowerCase());
+    hashes.add(key.hash);
   });
   const files = new Set((snap.collections.files ?? []).map((f) => f.id));
   for (const id of Object.keys(snap.file_bytes)) {
     if (!files.has(id)) {
-      throw new ApiError('invalid_request', `file_bytes names no file: ${id}`, `file_bytes.${id}`);
+      refuse(`file_bytes names no file: ${id}`, `file_bytes.${id}`);
     }
   }
 }
+
+/**
+ * Every record a restore writes, shown as the API would show it and checked against the API's
+ * own schema, inside the restore's transaction: a record the API could not answer is refused
+ * (and the whole restore with it) rather than served broken. Only written records are checked,
+ * so a restore after a few writes checks those few.
+ */
+export function checkShown(rt: Runtime, wsId: string, written: Written): void {
+  const ctx = appContext(rt, wsId, rt.config.publicUrl);
+  for (const [coll, list] of written) {
+    const records = familyOfColl(coll)?.records;
+    for (const { rec, at } of records ? list : []) {
+      const field = `collections.${coll}[${at}]`;
+      let shown: unknown;
+      try {
+        shown = records?.present(ctx, rec as never);
+      } catch {
+        refuse(`a ${coll} record svc cannot show`, field);
+      }
+      const parsed = records?.schema.safeParse(shown);
+      const issue = parsed?.success === false ? parsed.error.issues[0] : undefined;
+      if (issue) {
+        refuse(`a ${coll} record: ${issue.message}`, `${field}.${fieldOf(issue.path) ?? ''}`);
+      }
+    }
+  }
+}
+
+/** The records a restore put, by collection, with their place in the snapshot's list. */
+export type Written = Map<string, { rec: StoredRecord; at: number }[]>;
 
 /** A restored key must not be one of another workspace's: its hash would log in there. */
 function checkCredentials(rt: Runtime, wsId: string, snap: WorkspaceSnapshot): void {

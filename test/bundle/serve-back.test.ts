@@ -1,7 +1,9 @@
 // A support case end to end with real processes (issue 19, Done when): `svc bundle` writes a
 // customer's workspace from a running svc, `svc serve --data BUNDLE` brings it back (state, clock,
 // faults, request log, fresh keys), and `svc replay --from BUNDLE` replays its request log.
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { call, workspace } from '../replay/session';
@@ -13,19 +15,55 @@ let file: string;
 let ws: Awaited<ReturnType<typeof workspace>>;
 let contactId: string;
 let clockThen: string;
+let receiver: HttpServer;
+let received = 0;
+let faultId: string;
+let keyPrefix: string;
+let hookId: string;
+
+/** The customer's receiver: it answers 500, so a delivery is left retrying in the bundle. */
+async function startReceiver(): Promise<string> {
+  receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received += 1;
+      res.writeHead(500).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+}
+
+async function until(what: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!what()) {
+    if (Date.now() > end) {
+      throw new Error('timed out waiting');
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
 
 beforeAll(async () => {
   dir = await tempDir();
-  customer = await startServe(join(dir, 'customer.json'), ['--no-seed']);
+  customer = await startServe(join(dir, 'customer.json'), ['--no-seed', '--allow-local-targets']);
   ws = await workspace(customer.url);
+  const target = await startReceiver();
+  await call('POST', `${customer.url}/v1/webhooks`, ws.key, {
+    target_url: target,
+    event: 'contact.created',
+  });
   const made = await call('POST', `${customer.url}/v1/contacts`, ws.key, { first_name: 'Dana' });
   contactId = made.body.id;
   await call('PATCH', `${customer.url}/v1/contacts/${contactId}`, ws.key, { last_name: 'Reyes' });
   await call('POST', `${customer.url}/v1/jobs`, ws.key, { name: 'Roof', address: '1 Elm St' });
-  await http(`${customer.url}/__admin/faults`, {
+  await until(() => received === 1);
+  keyPrefix = (await http(`${customer.url}/__admin/workspaces/${ws.id}`)).body.keys[0].prefix;
+  const fault = await http(`${customer.url}/__admin/faults`, {
     method: 'POST',
     body: { match: { workspace_id: ws.id, path: '/v1/tasks' }, action: { status: 503 } },
   });
+  faultId = fault.body.id;
   clockThen = (
     await http(`${customer.url}/__admin/clock`, {
       method: 'POST',
@@ -35,7 +73,10 @@ beforeAll(async () => {
   file = join(dir, 'case.json');
 }, 30_000);
 
-afterAll(cleanup);
+afterAll(async () => {
+  receiver?.close();
+  await cleanup();
+});
 
 describe('svc bundle, then svc serve --data BUNDLE', () => {
   test('svc bundle writes the case to --out and says what it holds', async () => {
@@ -51,15 +92,21 @@ describe('svc bundle, then svc serve --data BUNDLE', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(
-      /wrote .*case\.json: workspace .* 3 requests, 0 deliveries, 1 faults/,
+      /wrote .*case\.json: workspace .* 4 requests, 1 deliveries, 1 faults/,
     );
     const text = await readFile(file, 'utf8');
     expect(text).not.toContain(ws.key);
-    expect(JSON.parse(text).format).toBe('svc-bundle');
+    const bundle = JSON.parse(text);
+    expect(bundle.format).toBe('svc-bundle');
+    // a key's 4-character prefix is no secret: it is kept, not swapped for a whole new key
+    expect(bundle.snapshot.keys.map((k: { prefix: string }) => k.prefix)).toContain(keyPrefix);
   });
 
   test('served back: the same records under fresh keys, the clock, the faults, the request log', async () => {
     const before = await stat(file);
+    // The customer's own svc stops retrying: what reaches the receiver from now on is the bundle's.
+    await call('DELETE', `${customer.url}/v1/webhooks/${hookId}`, ws.key);
+    const seen = received;
     const served = await startServe(file);
     try {
       expect(served.stdout()).toContain('a support bundle');
@@ -74,7 +121,7 @@ describe('svc bundle, then svc serve --data BUNDLE', () => {
       expect(now).toBeGreaterThanOrEqual(Date.parse(clockThen));
       expect(now - Date.parse(clockThen)).toBeLessThan(60_000);
       const faults = (await http(`${served.url}/__admin/faults`)).body.data;
-      expect(faults.map((f: { match: { path: string } }) => f.match.path)).toEqual(['/v1/tasks']);
+      expect(faults.map((f: { id: string }) => f.id)).toEqual([faultId]);
       expect((await call('GET', `${served.url}/v1/tasks`, key)).status).toBe(503);
       const log = (await http(`${served.url}/__admin/requests?workspace_id=${ws.id}&limit=50`)).body
         .data;
@@ -86,9 +133,17 @@ describe('svc bundle, then svc serve --data BUNDLE', () => {
           'POST /v1/jobs',
         ]),
       );
+      // The bundle's retrying delivery is the customer's receiver's: held, never sent from here.
+      await http(`${served.url}/__admin/clock`, {
+        method: 'POST',
+        body: { advance_seconds: 3600 },
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      expect(received).toBe(seen);
     } finally {
       await served.stop();
     }
+    expect(served.stdout()).toContain('writes discarded (a bundle is served from memory)');
     const after = await stat(file);
     expect(after.mtimeMs).toBe(before.mtimeMs);
   });
@@ -121,6 +176,52 @@ describe('svc bundle, then svc serve --data BUNDLE', () => {
     }
   });
 });
+
+describe('svc serve --data BUNDLE', () => {
+  test('a bundle older than now is served on its own clock, not real time', async () => {
+    const old = join(dir, 'old.json');
+    const bundle = JSON.parse(await readFile(file, 'utf8'));
+    const then = Date.now() - 10 * 86_400_000;
+    bundle.clock.now = new Date(then).toISOString();
+    await writeFile(old, JSON.stringify(bundle));
+    const served = await startServe(old);
+    try {
+      const now = Date.parse((await http(`${served.url}/__admin/clock`)).body.now);
+      expect(now).toBeGreaterThanOrEqual(then);
+      expect(now - then).toBeLessThan(60_000);
+    } finally {
+      await served.stop();
+    }
+  });
+
+  test.each([
+    [
+      'two jobs with one id',
+      (b: Bundle) => {
+        b.snapshot.collections.contacts.push(b.snapshot.collections.contacts[0]);
+      },
+      '(snapshot.collections.contacts[1].id)',
+    ],
+    [
+      'a fault the control API would refuse',
+      (b: Bundle) => {
+        b.faults[0].action = { status: 418 };
+      },
+      '(faults[0].action.status)',
+    ],
+  ])('a bundle with %s stops svc with exit 1 naming the field', async (_what, edit, field) => {
+    const bad = join(dir, 'edited.json');
+    const bundle = JSON.parse(await readFile(file, 'utf8'));
+    edit(bundle);
+    await writeFile(bad, JSON.stringify(bundle));
+    const run = await runSvc(['serve', '--port', '0', '--data', bad]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(field);
+  });
+});
+
+// biome-ignore lint/suspicious/noExplicitAny: a bundle read back from its file, edited by a test
+type Bundle = any;
 
 describe('svc bundle usage', () => {
   test('a missing flag is exit 2 with one line', async () => {
@@ -162,7 +263,7 @@ describe('svc bundle usage', () => {
   test('svc serve --data on a damaged bundle exits 1 naming the field', async () => {
     const bad = join(dir, 'bad.json');
     const text = (await readFile(file, 'utf8')).replace('"version": 1', '"version": 9');
-    await import('node:fs/promises').then((fs) => fs.writeFile(bad, text));
+    await writeFile(bad, text);
     const run = await runSvc(['serve', '--port', '0', '--data', bad]);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('is not a svc bundle: version');

@@ -143,7 +143,7 @@ describe('PUT /__admin/workspaces/{id}/snapshot', () => {
       await put(h, `/workspaces/${ws.id}/snapshot`, twice),
       400,
       'invalid_request',
-      'collections.users.1.id',
+      'collections.users[1].id',
     );
     expect(h.rt.store.seq).toBe(seq);
   });

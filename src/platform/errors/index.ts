@@ -62,3 +62,30 @@ export function errorBody(err: ApiError, requestId: string, origin: string): Err
 export const invalid = (message: string, field?: string) =>
   new ApiError('invalid_request', message, field);
 export const notFound = (what: string) => new ApiError('not_found', `no such ${what}`);
+
+/** An ApiError about a part of a larger body: its field named from the body's top. */
+const prefixed = (err: unknown, prefix: string): unknown =>
+  err instanceof ApiError
+    ? new ApiError(
+        err.code,
+        err.message,
+        err.field ? `${prefix}.${err.field}` : prefix,
+        err.headers,
+      )
+    : err;
+
+/** Runs `check` on the part of a body at `prefix`; a refusal names its field from the top. */
+export function under<T>(prefix: string, check: () => T): T {
+  try {
+    const value = check();
+    return (
+      value instanceof Promise
+        ? value.catch((err: unknown) => {
+            throw prefixed(err, prefix);
+          })
+        : value
+    ) as T;
+  } catch (err) {
+    throw prefixed(err, prefix);
+  }
+}

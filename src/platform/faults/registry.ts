@@ -132,6 +132,17 @@ export class Faults {
     return { ...fault };
   }
 
+  /**
+   * Puts back a fault as another server had it (a support bundle): same id, seed and count of
+   * firings, so a request log that names it still does. Its draws start again from the seed.
+   */
+  restore(fault: Fault): Fault {
+    const kept: Fault = { ...fault, state: fault.remaining === 0 ? 'spent' : 'active' };
+    this.#faults.set(kept.id, kept);
+    this.#draws.set(kept.id, kept.seed);
+    return { ...kept };
+  }
+
   /** Whether any fault may still fire: when none, a call pays nothing for the feature. */
   get active(): boolean {
     for (const f of this.#faults.values()) {

@@ -1,0 +1,125 @@
+// What a restore refuses (outside review, issue 19): a snapshot the API could not answer from is
+// refused whole, naming the field, and nothing of it is written.
+import { describe, expect, test } from 'vitest';
+import { expectError, ok } from '../support/expect';
+import { harness } from '../support/harness';
+import { put, snapshotOf } from './setup';
+
+async function small() {
+  const h = harness({ rateLimit: null });
+  const ws = await h.workspace({ profile: 'small', seed: 3 });
+  return { h, ws, snap: await snapshotOf(h, ws.id) };
+}
+
+describe('PUT /__admin/workspaces/{id}/snapshot refuses a snapshot svc could not serve', () => {
+  test('two keys with one id are 400 keys[1].id, and the write key stays a write key', async () => {
+    const { h, ws, snap } = await small();
+    const keys = structuredClone(snap.keys);
+    keys[1].id = keys[0].id;
+    expectError(
+      await put(h, `/workspaces/${ws.id}/snapshot`, { ...snap, keys }),
+      400,
+      'invalid_request',
+      'keys[1].id',
+    );
+    expect((await ws.api.get('/ping')).body.key.access).toBe('write');
+  });
+
+  test('a job id that is no lower-case UUID is 400 naming it', async () => {
+    const { h, ws, snap } = await small();
+    for (const id of ['not-a-uuid', snap.collections.jobs[0].id.toUpperCase()]) {
+      const jobs = structuredClone(snap.collections.jobs);
+      jobs[0].id = id;
+      const res = await put(h, `/workspaces/${ws.id}/snapshot`, {
+        ...snap,
+        collections: { ...snap.collections, jobs },
+      });
+      expectError(res, 400, 'invalid_request', 'collections.jobs[0].id');
+    }
+  });
+
+  test('a record the API could not show is 400 naming its field, and nothing is restored', async () => {
+    const { h, ws, snap } = await small();
+    const made = await ok(ws.api.post('/contacts', { first_name: 'Since' }), 201);
+    const jobs = structuredClone(snap.collections.jobs);
+    jobs[1].name = 42;
+    const res = await put(h, `/workspaces/${ws.id}/snapshot`, {
+      ...snap,
+      collections: { ...snap.collections, jobs },
+    });
+    expectError(res, 400, 'invalid_request', 'collections.jobs[1].name');
+    expect((await ws.api.get(`/contacts/${made.id}`)).status).toBe(200);
+  });
+
+  test('a copy refuses the same, and makes no workspace', async () => {
+    const { h, snap } = await small();
+    const jobs = structuredClone(snap.collections.jobs);
+    jobs[2].name = 42;
+    const before = (await h.admin.get('/workspaces')).body.data.length;
+    const res = await h.admin.post('/workspaces', {
+      snapshot: { ...snap, collections: { ...snap.collections, jobs } },
+    });
+    expectError(res, 400, 'invalid_request', 'snapshot.collections.jobs[2].name');
+    expect((await h.admin.get('/workspaces')).body.data.length).toBe(before);
+  });
+});
+
+describe('a copy shares no secret with the original', () => {
+  test('new signing secrets and groups for its subscriptions, new portal links for its jobs', async () => {
+    const h = harness({ rateLimit: null, allowLocalTargets: true });
+    const ws = await h.workspace({ profile: 'small', seed: 4 });
+    await ok(
+      ws.api.post('/webhooks', {
+        target_url: 'http://127.0.0.1:9/a',
+        events: ['job.created', 'contact.created'],
+      }),
+      201,
+    );
+    const snap = await snapshotOf(h, ws.id);
+    const made = await ok(h.admin.post('/workspaces', { snapshot: snap }), 201);
+    const copy = await snapshotOf(h, made.id);
+    const secrets = (s: typeof snap) =>
+      s.collections.webhooks.map((w: { secrets: { secret: string }[] }) => w.secrets[0]?.secret);
+    const [a, b] = secrets(copy);
+    expect(a).toMatch(/^whsec_/);
+    expect(a).toBe(b); // one request, one shared secret, as in the original
+    expect(secrets(snap)).not.toContain(a);
+    const groups = new Set(copy.collections.webhooks.map((w: { group_id: string }) => w.group_id));
+    expect(groups.size).toBe(1);
+    expect(snap.collections.webhooks.map((w: { group_id: string }) => w.group_id)).not.toContain(
+      [...groups][0],
+    );
+    const tokens = new Set(
+      snap.collections.jobs.map((j: { portal_token: string }) => j.portal_token),
+    );
+    expect(
+      copy.collections.jobs.some((j: { portal_token: string }) => tokens.has(j.portal_token)),
+    ).toBe(false);
+  });
+});
+
+describe('POST /__admin/snapshot refuses references to nothing', () => {
+  test('a key of a workspace the snapshot does not hold, a hash of a key it does not hold', async () => {
+    const h = harness();
+    const ws = await h.workspace();
+    const snap = await ok(h.admin.get('/snapshot'));
+    const keyed = structuredClone(snap);
+    keyed.global.api_keys[ws.keys.write.id].workspace_id = '00000000-0000-4000-8000-000000000000';
+    expectError(
+      await h.admin.post('/snapshot', keyed),
+      400,
+      'invalid_request',
+      `global.api_keys.${ws.keys.write.id}.workspace_id`,
+    );
+    const hashed = structuredClone(snap);
+    const [hash] = Object.keys(hashed.global.key_hashes);
+    hashed.global.key_hashes[hash as string].key_id = '00000000-0000-4000-8000-000000000000';
+    expectError(
+      await h.admin.post('/snapshot', hashed),
+      400,
+      'invalid_request',
+      `global.key_hashes.${hash}.key_id`,
+    );
+    expect((await ws.api.get('/ping')).status).toBe(200);
+  });
+});
