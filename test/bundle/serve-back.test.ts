@@ -19,7 +19,7 @@ let receiver: HttpServer;
 let received = 0;
 let faultId: string;
 let keyPrefix: string;
-let hookId: string;
+let hookId = '';
 
 /** The customer's receiver: it answers 500, so a delivery is left retrying in the bundle. */
 async function startReceiver(): Promise<string> {
