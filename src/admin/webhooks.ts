@@ -37,6 +37,9 @@ const AttemptSchema = z.object({
   fault: z.string().optional().openapi({
     description: 'The injected fault that stood in for the receiver; absent when none',
   }),
+  signature: z.string().optional().openapi({
+    description: 'The X-Service-Signature header the attempt sent; absent when nothing was sent',
+  }),
 });
 
 const DeliverySchema = z

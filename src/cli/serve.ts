@@ -84,12 +84,15 @@ async function serve(flags: ServeFlags, hooks: Hooks): Promise<void> {
   out(
     `  data      ${flags.data}${running.bundle ? ' (a support bundle: served in memory, never written to)' : running.created ? (flags.seed ? ' (new, seeded with a demo workspace)' : ' (new, empty)') : ''}`,
   );
-  // decisions.md, Command line: only addresses that answer (the web app at the root is not
-  // there yet); the base URL is the prefix of every /v1 path, answered with a credential.
+  // decisions.md, Command line: only addresses that answer, the web app's first (where a person
+  // starts); the base URL is the prefix of every /v1 path, answered with a credential. The error
+  // codes and the signature guide are linked from /docs.
+  out(`  app       ${running.url}/`);
+  out(`  docs      ${running.url}/docs`);
+  out(`  inspector ${running.url}/inspector`);
   out(`  base URL  ${running.url}/v1`);
   out(`  OpenAPI   ${running.url}/v1/openapi.json`);
   out(`  admin API ${running.url}/__admin/openapi.json`);
-  out(`  errors    ${running.url}/docs/errors`);
   if (flags.allowLocalTargets) {
     // decisions.md, Command line: a run that departs from the real service says so
     out(

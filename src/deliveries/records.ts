@@ -23,6 +23,8 @@ export interface Attempt {
   response_snippet: string | null;
   /** The injected fault (/__admin/faults `match.target`) that stood in for the receiver. */
   fault?: string;
+  /** The X-Service-Signature header sent; absent when nothing was sent, and in older logs. */
+  signature?: string;
 }
 
 export const DELIVERY_STATES = ['pending', 'retrying', 'succeeded', 'failed', 'cancelled'] as const;

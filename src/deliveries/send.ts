@@ -34,6 +34,8 @@ export interface Result {
   snippet: string | null;
   /** The injected fault that stood in for the receiver (see faulted.ts). */
   fault?: string;
+  /** The X-Service-Signature header sent; absent when nothing was (a bad URL, a fault's answer). */
+  signature?: string;
 }
 
 const agents = {
@@ -77,13 +79,16 @@ export function deliver(out: Outgoing, timeoutMs: number, stop: AbortSignal): Pr
     const lib = url.protocol === 'https:' ? https : http;
     const agent = url.protocol === 'https:' ? agents['https:'] : agents['http:'];
     const body = Buffer.from(out.body);
+    // Kept with the attempt: the delivery log shows what was sent, and it cannot be made again
+    // later (it signs the second it went out, with the secrets valid then).
+    const signed = signature(out.secrets, out.body, Math.floor(Date.now() / 1000));
     let timedOut = false;
     let settled = false;
     const finish = (result: Result) => {
       if (!settled) {
         settled = true;
         clearTimeout(timer);
-        resolve(result);
+        resolve({ ...result, signature: signed });
       }
     };
     const req = lib.request(url, {
@@ -94,7 +99,7 @@ export function deliver(out: Outgoing, timeoutMs: number, stop: AbortSignal): Pr
         'Content-Type': 'application/json',
         'Content-Length': body.length,
         'User-Agent': USER_AGENT,
-        'X-Service-Signature': signature(out.secrets, out.body, Math.floor(Date.now() / 1000)),
+        'X-Service-Signature': signed,
         'X-Service-Event': out.event,
         'X-Service-Delivery': out.eventId,
         'X-Service-Webhook-Id': out.webhookId,

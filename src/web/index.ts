@@ -1,16 +1,23 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../platform/context';
 import type { Runtime } from '../runtime';
-import { docsRoutes } from './docs';
-import { homeRoutes } from './home';
+import { DOCS_ASSETS, docsRoutes } from './docs';
+import { HOMEOWNER_ASSETS, homeownerRoutes } from './homeowner';
+import { INSPECTOR_ASSETS, inspectorRoutes } from './inspector';
 import { oauthRoutes } from './oauth';
+import { RECORDS_ASSETS, recordRoutes } from './records';
 import { type Asset, assetRoutes } from './ui/assets';
 import { pageHeaders } from './ui/guard';
 
 // The web app at {app_url}, the server root (DESIGN.md): the record pages, the homeowner pages,
 // the inspector and the docs. Each area is a folder here that exports its routes and its assets;
 // every action goes through the same services as the API and the control API.
-const ASSETS: Asset[] = [];
+const ASSETS: Asset[] = [
+  ...HOMEOWNER_ASSETS,
+  ...DOCS_ASSETS,
+  ...RECORDS_ASSETS,
+  ...INSPECTOR_ASSETS,
+];
 
 export function webApp(rt: Runtime) {
   const web = new Hono<AppEnv>();
@@ -18,6 +25,8 @@ export function webApp(rt: Runtime) {
   web.route('/', assetRoutes(ASSETS));
   web.route('/', oauthRoutes(rt));
   web.route('/', docsRoutes());
-  web.route('/', homeRoutes(rt));
+  web.route('/', recordRoutes(rt));
+  web.route('/', homeownerRoutes(rt));
+  web.route('/', inspectorRoutes(rt));
   return web;
 }

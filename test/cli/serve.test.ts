@@ -182,11 +182,36 @@ describe('svc serve: the banner', () => {
     expect((await http(`${baseUrl}/ping`, { key: keys?.write })).status).toBe(200);
     const addresses = [...banner.matchAll(/http:\/\/\S+/g)]
       .map(([address]) => address)
-      .filter((address) => address !== baseUrl);
+      .filter((address) => address !== baseUrl)
+      // the inspector is its own issue's; the browser tests check that it answers
+      .filter((address) => address !== `${server.url}/inspector`);
     expect(addresses.length).toBeGreaterThan(0);
     for (const address of addresses) {
       expect([address, (await http(address)).status]).toEqual([address, 200]);
     }
+    expect((await server.stop()).code).toBe(0);
+  });
+
+  test('the banner names the web app, its docs and its inspector first, then the API addresses', async () => {
+    const server = await startServe(join(await tempDir(), 'data.json'));
+    const out = server.stdout();
+    const lines = out.split('\n').filter((line) => /^ {2}\S/.test(line));
+    expect(lines.slice(1, 7)).toEqual([
+      `  app       ${server.url}/`,
+      `  docs      ${server.url}/docs`,
+      `  inspector ${server.url}/inspector`,
+      `  base URL  ${server.url}/v1`,
+      `  OpenAPI   ${server.url}/v1/openapi.json`,
+      `  admin API ${server.url}/__admin/openapi.json`,
+    ]);
+    // the docs page the banner names is the reference, with swagger-ui read from node_modules
+    // by the built CLI (dist/svc.cjs), not only under vitest
+    const docs = await fetch(`${server.url}/docs`);
+    expect(await docs.text()).toContain('data-openapi-url="/v1/openapi.json"');
+    const bundle = await fetch(`${server.url}/docs/assets/swagger-ui-bundle.js`);
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect((await bundle.text()).length).toBeGreaterThan(1_000_000);
     expect((await server.stop()).code).toBe(0);
   });
 

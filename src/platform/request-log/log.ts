@@ -12,6 +12,9 @@ import {
 
 export { cap, type LoggedRequest, type LoggedResponse, type NewEntry } from './lines';
 
+/** Told of each call as it is logged, under the id the log gave it (the inspector's live log). */
+export type LogWatcher = (id: string, entry: NewEntry) => void;
+
 /**
  * What the log keeps of a call in memory: what the filters read, and where its line is. The whole
  * entry is in memory only when there is no file (or it has failed): holding 20,000 bodies of up to
@@ -74,6 +77,7 @@ export class RequestLog {
   #loaded: Promise<void> | undefined;
   #seq = 0;
   #warned = false;
+  readonly #watchers = new Map<LogWatcher, RequestFilter>();
 
   constructor(
     clock: Clock,
@@ -144,6 +148,9 @@ export class RequestLog {
       place,
       line: place ? undefined : parts.join(''),
     });
+    if (this.#watchers.size > 0) {
+      this.#tell(this.#entries[this.#entries.length - 1] as Indexed, entry);
+    }
     // Trimmed in batches: a splice a request would copy the whole array each time.
     if (this.#entries.length > MAX_ENTRIES + TRIM_BATCH) {
       this.#entries.splice(0, this.#entries.length - MAX_ENTRIES);
@@ -157,6 +164,26 @@ export class RequestLog {
     }
     if (!this.#scheduler.has(PURGE_TASK)) {
       this.#schedulePurge();
+    }
+  }
+
+  /** Calls `watcher` with every call logged from now on that `filter` matches; returns the stop. */
+  watch(filter: RequestFilter, watcher: LogWatcher): () => void {
+    this.#watchers.set(watcher, filter);
+    return () => {
+      this.#watchers.delete(watcher);
+    };
+  }
+
+  #tell(indexed: Indexed, entry: NewEntry): void {
+    for (const [watcher, filter] of this.#watchers) {
+      if (matches(indexed, filter)) {
+        try {
+          watcher(indexed.id, entry);
+        } catch {
+          // A watcher's failure (a page gone) is its own: the log is written all the same.
+        }
+      }
     }
   }
 

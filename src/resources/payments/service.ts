@@ -41,9 +41,14 @@ const toCent = (amount: number) => dollars(toCents(amount));
 /**
  * spec, POST /payments: a payment on a job, applied to one of its invoices when `invoice_id`
  * names it (never guessed). The job's money and the invoice's balance and status follow, in the
- * same transaction.
+ * same transaction. `online`: made on the homeowner's pay page (spec, Payment: "paid through the
+ * online payment page"), which the API itself never records.
  */
-export function createPayment(ctx: ServiceContext, input: PaymentCreate): Payment {
+export function createPayment(
+  ctx: ServiceContext,
+  input: PaymentCreate,
+  how: { online?: boolean } = {},
+): Payment {
   // Kept to the cent, an amount under half a cent would be recorded as a payment of 0, which the
   // spec refuses ("amount: number greater than 0").
   if (toCents(input.amount) <= 0n) {
@@ -87,7 +92,7 @@ export function createPayment(ctx: ServiceContext, input: PaymentCreate): Paymen
       notes: input.notes || null,
       is_refund: false,
       refund_of_payment_id: null,
-      online: false,
+      online: how.online ?? false,
       created_at: now,
       updated_at: now,
     });

@@ -1,0 +1,55 @@
+import { randomBytes } from 'node:crypto';
+
+/** A value shown once after an action: a new key, a webhook or an OAuth app's secret. */
+export interface Shown {
+  label: string;
+  value: string;
+}
+
+/** What the page a form redirects to says about what the form did. */
+export interface Flash {
+  kind: 'ok' | 'bad';
+  text: string;
+  shown?: Shown[];
+}
+
+/** Long enough to follow a redirect; a secret never outlives the moment it was shown in. */
+const LIFETIME_MS = 5 * 60 * 1000;
+/** Forms posted and never followed (a script, a closed tab) cannot grow the store without end. */
+const MAX_HELD = 200;
+
+/**
+ * What an action's redirect carries to the page it lands on, read once. A secret goes this way
+ * and never into the address: addresses end up in the history, in logs and in Referer headers.
+ * Kept in memory under an unguessable id, and in real time: moving svc's clock must not expire it.
+ */
+export class FlashStore {
+  readonly #held = new Map<string, { flash: Flash; expires: number }>();
+
+  put(flash: Flash): string {
+    const id = randomBytes(16).toString('base64url');
+    if (this.#held.size >= MAX_HELD) {
+      const oldest = this.#held.keys().next();
+      if (!oldest.done) {
+        this.#held.delete(oldest.value);
+      }
+    }
+    this.#held.set(id, { flash, expires: Date.now() + LIFETIME_MS });
+    return id;
+  }
+
+  /** The flash under `id`, once: a reload shows the page without it. */
+  take(id: string | undefined): Flash | undefined {
+    if (id === undefined) {
+      return undefined;
+    }
+    const held = this.#held.get(id);
+    this.#held.delete(id);
+    return held && held.expires > Date.now() ? held.flash : undefined;
+  }
+}
+
+/** `path` with the flash's id added to its query. */
+export function withFlash(path: string, id: string): string {
+  return `${path}${path.includes('?') ? '&' : '?'}flash=${id}`;
+}

@@ -1,0 +1,103 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../../platform/context';
+import { presentContact } from '../../resources/contacts/present';
+import { hasContact } from '../../resources/jobs/service';
+import { Page } from '../ui/layout';
+import { notFoundPage } from '../ui/not-found';
+import { type Deps, recordOf } from './deps';
+import { Badge, Capped, Empty, Facts, text, when } from './parts';
+import { DeletedNotice } from './restore';
+
+// GET {app_url}/contacts/{id}: a contact with the jobs it is on (as GET /contacts/{id}/jobs lists
+// them, and the deleted ones marked) and the tasks that name it.
+
+const CAP = 100;
+
+export function contactPage(deps: Deps) {
+  return new Hono<AppEnv>().get('/contacts/:id', (c) => {
+    const found = recordOf(deps, c, 'contacts');
+    if (!found) {
+      return notFoundPage(c, 'contact');
+    }
+    const { ctx, rec } = found;
+    const out = presentContact(ctx, rec);
+    const jobs = ctx.ws.scan('jobs', { where: (j) => hasContact(j, rec.id), limit: CAP });
+    const tasks = ctx.ws.scan('tasks', {
+      where: (t) => t.contact_id === rec.id,
+      limit: CAP,
+    });
+    const title = out.full_name ?? out.company ?? out.email ?? 'Unnamed contact';
+    return c.html(
+      <Page title={title}>
+        <p class="muted">
+          <a href={`/workspaces/${ctx.workspace.id}`}>{ctx.workspace.name}</a> · Contact
+        </p>
+        <h1>{title}</h1>
+        {c.req.query('restored') !== undefined && rec.deleted_at === null ? (
+          <p class="notice ok">Restored.</p>
+        ) : null}
+        {rec.deleted_at ? (
+          <DeletedNotice
+            coll="contacts"
+            id={rec.id}
+            deletedAt={rec.deleted_at}
+            nowMs={ctx.clock.nowMs()}
+            tokens={deps.tokens}
+            what="contact"
+          />
+        ) : null}
+        <div class="card">
+          <Facts
+            rows={[
+              ['Type', out.type],
+              ['Email', text(out.email)],
+              ['Phone', text(out.phone)],
+              ['Company', text(out.company)],
+              [
+                'Address',
+                text(
+                  [out.address, out.city, out.state, out.postal_code].filter((p) => p).join(', '),
+                ),
+              ],
+              ['Trades', out.trades.length ? out.trades.join(', ') : '—'],
+              ['Claim number', text(out.claim_number)],
+              ['Assigned to', text(out.assigned_to_name)],
+              ['Notes', text(out.notes)],
+              ['Created', when(out.created_at)],
+              ['Updated', when(out.updated_at)],
+              ['Id', <code>{out.id}</code>],
+            ]}
+          />
+        </div>
+        <h2>Jobs</h2>
+        {jobs.items.length === 0 ? <Empty what="jobs" /> : null}
+        <ul>
+          {jobs.items.map((j) => (
+            <li>
+              <a href={`/jobs/${j.id}`}>
+                {j.job_number} {j.name ?? j.address}
+              </a>
+              {j.deleted_at ? (
+                <>
+                  {' '}
+                  <Badge tone="bad">deleted</Badge>
+                </>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+        <Capped more={jobs.hasMore} shown={CAP} what="jobs" />
+        <h2>Tasks</h2>
+        {tasks.items.length === 0 ? <Empty what="tasks" /> : null}
+        <ul>
+          {tasks.items.map((t) => (
+            <li>
+              <a href={`/tasks/${t.id}`}>{text(t.title)}</a>{' '}
+              <span class="muted">{text(t.due_date)}</span>
+            </li>
+          ))}
+        </ul>
+      </Page>,
+    );
+  });
+}

@@ -1,0 +1,26 @@
+import type { Context } from 'hono';
+import { type AppEnv, appUrlFor, type ServiceContext } from '../../platform/context';
+import type { Runtime } from '../../runtime';
+import type { WorkspaceCollections } from '../../store';
+import type { Name } from '../../store/collections';
+import { lookup } from '../ui/lookup';
+import type { PageTokens } from '../ui/tokens';
+
+/** What the record pages are built with. */
+export interface Deps {
+  rt: Runtime;
+  tokens: PageTokens;
+}
+
+/** The record a page's `:id` names, with its workspace as the owner sees it; undefined: 404. */
+export function recordOf<K extends Name<WorkspaceCollections>>(
+  deps: Deps,
+  c: Context<AppEnv>,
+  coll: K,
+  id: string | undefined = c.req.param('id'),
+): { ctx: ServiceContext; rec: WorkspaceCollections[K] } | undefined {
+  if (id === undefined || id === '') {
+    return undefined;
+  }
+  return lookup(deps.rt, coll, id, appUrlFor(deps.rt.config, c.req.url));
+}

@@ -1,0 +1,121 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../../platform/context';
+import type { Line } from '../../resources/common/line-items';
+import { presentEstimate } from '../../resources/estimates/present';
+import { Page } from '../ui/layout';
+import { notFoundPage } from '../ui/not-found';
+import { type Deps, recordOf } from './deps';
+import { Crumbs, DeletedJobNotice, JobLink } from './on-job';
+import { Badge, Facts, money, pathOf, text, when } from './parts';
+import { estimateTone } from './tones';
+
+// GET {app_url}/estimates/{id}: the contractor's view of an estimate: its figures as GET shows
+// them, its document, and links to the homeowner's page and the PDFs (the homeowner area's).
+
+export function Lines({ lines }: { lines: readonly Line[] }) {
+  return (
+    <table>
+      <thead>
+        <tr>
+          <th>Item</th>
+          <th class="money">Qty</th>
+          <th class="money">Unit price</th>
+        </tr>
+      </thead>
+      <tbody>
+        {lines.map((l) => (
+          <tr>
+            <td>{l.name}</td>
+            <td class="money">{l.quantity}</td>
+            <td class="money">{l.unit_price === null ? '' : money(l.unit_price)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function estimatePage(deps: Deps) {
+  return new Hono<AppEnv>().get('/estimates/:id', (c) => {
+    const found = recordOf(deps, c, 'estimates');
+    if (!found) {
+      return notFoundPage(c, 'estimate');
+    }
+    const { ctx, rec } = found;
+    const out = presentEstimate(ctx, rec);
+    const title = `Estimate ${out.estimate_number ?? ''}`.trim();
+    return c.html(
+      <Page title={title}>
+        <Crumbs ctx={ctx} kind="Estimate" />
+        <h1>
+          {title} <Badge tone={estimateTone(out.status)}>{text(out.status)}</Badge>
+        </h1>
+        <DeletedJobNotice ctx={ctx} jobId={rec.job_id} />
+        <div class="card">
+          <Facts
+            rows={[
+              ['Title', text(out.title)],
+              ['Job', <JobLink ctx={ctx} jobId={rec.job_id} />],
+              ['Total', money(out.total)],
+              [
+                'Packages',
+                out.package_totals
+                  ? Object.entries(out.package_totals)
+                      .map(([name, total]) => `${name} ${money(total)}`)
+                      .join(' · ')
+                  : '—',
+              ],
+              ['Upgrades', money(out.upgrades_total)],
+              ['Chosen package', text(out.selected_tier)],
+              ['Signature', text(out.signature_status)],
+              ['Valid until', when(out.valid_until)],
+              ['Sent', when(out.sent_at)],
+              ['Viewed', `${out.view_count} times, last ${when(out.last_viewed_at)}`],
+              [
+                'Signed',
+                out.signed_at ? `${when(out.signed_at)} by ${text(out.signer_name)}` : '—',
+              ],
+              ['Created', when(out.created_at)],
+              ['Id', <code>{out.id}</code>],
+            ]}
+          />
+          <p>
+            {out.view_url ? <a href={pathOf(out.view_url)}>The homeowner's page</a> : null}
+            {out.view_url ? ' · ' : null}
+            {out.pdf_url ? <a href={pathOf(out.pdf_url)}>PDF</a> : null}
+            {out.signed_pdf_url ? (
+              <>
+                {' · '}
+                <a href={pathOf(out.signed_pdf_url)}>Signed PDF</a>
+              </>
+            ) : null}
+          </p>
+        </div>
+        {rec.scope.length ? (
+          <>
+            <h2>Scope of work</h2>
+            <Lines lines={rec.scope} />
+          </>
+        ) : null}
+        {rec.packages.map((p) => (
+          <>
+            <h2>Package: {p.name}</h2>
+            <Lines lines={p.lines} />
+          </>
+        ))}
+        {rec.upgrades.length ? (
+          <>
+            <h2>Optional upgrades</h2>
+            <ul>
+              {rec.upgrades.map((u) => (
+                <li>
+                  {u.name} <span class="money">{money(u.price)}</span>
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : null}
+      </Page>,
+    );
+  });
+}

@@ -1,0 +1,69 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../../platform/context';
+import { presentFile } from '../../resources/files/present';
+import { Page } from '../ui/layout';
+import { notFoundPage } from '../ui/not-found';
+import { type Deps, recordOf } from './deps';
+import { Crumbs, DeletedJobNotice, JobLink } from './on-job';
+import { Facts, text, when } from './parts';
+
+// GET {app_url}/files/{id}: the owner's view of a file: its details, a preview of an image, and
+// its signed download link (the bytes are served by the files family at /files/{id}/download).
+
+const size = (bytes: number | null) =>
+  bytes === null
+    ? '—'
+    : bytes < 1024
+      ? `${bytes} B`
+      : bytes < 1024 * 1024
+        ? `${(bytes / 1024).toFixed(1)} KB`
+        : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+export function filePage(deps: Deps) {
+  return new Hono<AppEnv>().get('/files/:id', (c) => {
+    const found = recordOf(deps, c, 'files');
+    if (!found) {
+      return notFoundPage(c, 'file');
+    }
+    const { ctx, rec } = found;
+    const out = presentFile(ctx, rec);
+    const image = out.is_photo || (out.mime_type ?? '').startsWith('image/');
+    return c.html(
+      <Page title={out.name} styles={['/_app/records.css']}>
+        <Crumbs ctx={ctx} kind="File" />
+        <h1>{out.name}</h1>
+        <DeletedJobNotice ctx={ctx} jobId={rec.job_id} />
+        {image ? (
+          <p>
+            <img class="preview" src={out.download_url} alt={out.description ?? out.name} />
+          </p>
+        ) : null}
+        <p>
+          <a class="button primary" href={out.download_url} download={out.name}>
+            Download
+          </a>{' '}
+          <span class="muted">The link is signed and works without a key until it expires.</span>
+        </p>
+        <div class="card">
+          <Facts
+            rows={[
+              ['Job', <JobLink ctx={ctx} jobId={rec.job_id} />],
+              ['Category', out.category],
+              ['Type', text(out.mime_type)],
+              ['Size', size(out.size_bytes)],
+              ['Description', text(out.description)],
+              ['Tags', out.tags.length ? out.tags.join(', ') : '—'],
+              [
+                'Taken',
+                `${when(out.taken_at)}${out.latitude === null ? '' : ` at ${out.latitude}, ${out.longitude}`}`,
+              ],
+              ['Uploaded by', text(out.uploaded_by_name)],
+              ['Uploaded', when(out.created_at)],
+              ['Id', <code>{out.id}</code>],
+            ]}
+          />
+        </div>
+      </Page>,
+    );
+  });
+}

@@ -1,0 +1,88 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../../platform/context';
+import type { Runtime } from '../../runtime';
+import { Page } from '../ui/layout';
+import { Badge, count } from './parts';
+
+// The server root, where `svc listening on http://HOST:PORT` points: where to go from here (the
+// base URL, the documents) and the workspaces, each linking to its page. Keys are shown once, by
+// `svc seed --json` or the control API, never here.
+
+const COUNTED = ['jobs', 'contacts', 'tasks', 'pins'] as const;
+
+export function homePage(rt: Pick<Runtime, 'store'>) {
+  return new Hono<AppEnv>().get('/', (c) => {
+    const origin = new URL(c.req.url).origin;
+    const workspaces = [...rt.store.global.values('workspaces')].sort((a, b) =>
+      a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0,
+    );
+    return c.html(
+      <Page title="Workspaces">
+        <h1>svc: Workspace Operations REST API v1</h1>
+        <div class="card">
+          <ul>
+            <li>
+              base URL: <code>{`${origin}/v1`}</code> (every call needs a key:{' '}
+              <code>Authorization: Bearer …</code>)
+            </li>
+            <li>
+              <a href="/v1/openapi.json">the API's OpenAPI document</a>
+            </li>
+            <li>
+              <a href="/__admin/openapi.json">the control API's OpenAPI document</a> (
+              <code>/__admin</code>, no key)
+            </li>
+            <li>
+              <a href="/docs/errors">error codes</a>
+            </li>
+          </ul>
+        </div>
+        <h2>Workspaces</h2>
+        {workspaces.length === 0 ? (
+          <p class="muted">
+            None yet: <code>POST /__admin/workspaces</code> makes one.
+          </p>
+        ) : (
+          <table>
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Id</th>
+                <th>Subscription</th>
+                {COUNTED.map((coll) => (
+                  <th class="money">{coll}</th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {workspaces.map((ws) => {
+                // Stored records, the 30-day trash included: a count costs nothing this way.
+                const scoped = rt.store.workspace(ws.id);
+                return (
+                  <tr>
+                    <td>
+                      <a href={`/workspaces/${ws.id}`}>{ws.name}</a>
+                    </td>
+                    <td>
+                      <code>{ws.id}</code>
+                    </td>
+                    <td>
+                      {ws.subscription_active ? (
+                        <Badge tone="ok">on</Badge>
+                      ) : (
+                        <Badge tone="bad">off</Badge>
+                      )}
+                    </td>
+                    {COUNTED.map((coll) => (
+                      <td class="money">{count(scoped.count(coll))}</td>
+                    ))}
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        )}
+      </Page>,
+    );
+  });
+}

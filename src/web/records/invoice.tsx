@@ -1,0 +1,100 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../../platform/context';
+import { presentInvoice } from '../../resources/invoices/present';
+import { Page } from '../ui/layout';
+import { notFoundPage } from '../ui/not-found';
+import { type Deps, recordOf } from './deps';
+import { Lines } from './estimate';
+import { Crumbs, DeletedJobNotice, JobLink } from './on-job';
+import { Badge, Empty, Facts, money, pathOf, text, when } from './parts';
+import { invoiceTone } from './tones';
+
+// GET {app_url}/invoices/{id}: an invoice with its figures as GET shows them, its lines and the
+// payments made against it; links to its PDF and, while it is out, its pay page.
+
+const CAP = 100;
+
+export function invoicePage(deps: Deps) {
+  return new Hono<AppEnv>().get('/invoices/:id', (c) => {
+    const found = recordOf(deps, c, 'invoices');
+    if (!found) {
+      return notFoundPage(c, 'invoice');
+    }
+    const { ctx, rec } = found;
+    const out = presentInvoice(ctx, rec);
+    const payments = ctx.ws.scan('payments', { where: (p) => p.invoice_id === rec.id, limit: CAP });
+    const contact = rec.contact_id === null ? undefined : ctx.ws.get('contacts', rec.contact_id);
+    const title = `Invoice ${out.invoice_number ?? ''}`.trim();
+    return c.html(
+      <Page title={title}>
+        <Crumbs ctx={ctx} kind="Invoice" />
+        <h1>
+          {title} <Badge tone={invoiceTone(out.status)}>{out.status}</Badge>
+        </h1>
+        <DeletedJobNotice ctx={ctx} jobId={rec.job_id} />
+        <div class="card">
+          <Facts
+            rows={[
+              ['Title', text(out.title)],
+              ['Job', <JobLink ctx={ctx} jobId={rec.job_id} />],
+              [
+                'Bills',
+                contact ? (
+                  <a href={`/contacts/${contact.id}`}>
+                    {[contact.first_name, contact.last_name].filter((p) => p).join(' ') ||
+                      contact.company ||
+                      'Unnamed contact'}
+                  </a>
+                ) : (
+                  '—'
+                ),
+              ],
+              ['Purpose', text(out.purpose)],
+              [
+                'Estimate',
+                out.estimate_id ? <a href={`/estimates/${out.estimate_id}`}>the estimate</a> : '—',
+              ],
+              ['Subtotal', money(out.subtotal)],
+              ['Discount', money(out.discount_amount)],
+              ['Tax', money(out.tax_amount)],
+              ['Late fee', money(out.late_fee_amount)],
+              ['Total', money(out.total_amount)],
+              ['Paid', money(out.amount_paid)],
+              ['Balance due', money(out.balance_due)],
+              ['Issued', text(out.issue_date)],
+              ['Due', text(out.due_date)],
+              ['Sent', when(out.sent_at)],
+              ['Paid in full', when(out.paid_at)],
+              ['Id', <code>{out.id}</code>],
+            ]}
+          />
+          <p>
+            {out.pdf_url ? <a href={pathOf(out.pdf_url)}>PDF</a> : null}
+            {out.payment_url ? (
+              <>
+                {' · '}
+                <a href={pathOf(out.payment_url)}>The homeowner's pay page</a>
+              </>
+            ) : null}
+          </p>
+        </div>
+        <h2>Lines</h2>
+        <Lines lines={rec.line_items} />
+        <h2>Payments</h2>
+        {payments.items.length === 0 ? <Empty what="payments against it" /> : null}
+        <ul>
+          {payments.items.map((p) => (
+            <li>
+              <a href={`/payments/${p.id}`}>
+                {money(p.amount)} {p.is_refund ? 'refund' : p.payment_method}
+              </a>{' '}
+              <span class="muted">
+                {p.status} · {when(p.created_at)}
+              </span>
+            </li>
+          ))}
+        </ul>
+      </Page>,
+    );
+  });
+}

@@ -1,0 +1,77 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../../platform/context';
+import { presentPayment } from '../../resources/payments/present';
+import { Page } from '../ui/layout';
+import { notFoundPage } from '../ui/not-found';
+import { type Deps, recordOf } from './deps';
+import { Crumbs, DeletedJobNotice, JobLink } from './on-job';
+import { Facts, money, text, when } from './parts';
+
+// GET {app_url}/payments/{id}: a payment (or a refund) with the job, invoice and payment it
+// belongs to, and the refunds made of it.
+
+export function paymentPage(deps: Deps) {
+  return new Hono<AppEnv>().get('/payments/:id', (c) => {
+    const found = recordOf(deps, c, 'payments');
+    if (!found) {
+      return notFoundPage(c, 'payment');
+    }
+    const { ctx, rec } = found;
+    const out = presentPayment(ctx, rec);
+    const refunds = ctx.ws.scan('payments', {
+      where: (p) => p.refund_of_payment_id === rec.id,
+      limit: 100,
+    }).items;
+    const title = `${out.is_refund ? 'Refund' : 'Payment'} of ${money(Math.abs(out.amount))}`;
+    return c.html(
+      <Page title={title}>
+        <Crumbs ctx={ctx} kind={out.is_refund ? 'Refund' : 'Payment'} />
+        <h1>{title}</h1>
+        <DeletedJobNotice ctx={ctx} jobId={rec.job_id} />
+        <div class="card">
+          <Facts
+            rows={[
+              ['Job', <JobLink ctx={ctx} jobId={rec.job_id} />],
+              [
+                'Invoice',
+                out.invoice_id ? <a href={`/invoices/${out.invoice_id}`}>the invoice</a> : '—',
+              ],
+              [
+                'Refund of',
+                out.refund_of_payment_id ? (
+                  <a href={`/payments/${out.refund_of_payment_id}`}>the payment</a>
+                ) : (
+                  '—'
+                ),
+              ],
+              ['Amount', money(out.amount)],
+              ['Type', out.payment_type],
+              ['Payer', out.payer_type],
+              ['Method', `${out.payment_method}${out.online ? ' (online, on the pay page)' : ''}`],
+              ['Status', out.status],
+              ['Check number', text(out.check_number)],
+              ['Received', text(out.date_received)],
+              ['Deposited', text(out.date_deposited)],
+              ['Notes', text(out.notes)],
+              ['Recorded', when(out.created_at)],
+              ['Id', <code>{out.id}</code>],
+            ]}
+          />
+        </div>
+        {refunds.length ? (
+          <>
+            <h2>Refunds</h2>
+            <ul>
+              {refunds.map((r) => (
+                <li>
+                  <a href={`/payments/${r.id}`}>{money(r.amount)}</a>{' '}
+                  <span class="muted">{when(r.created_at)}</span>
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : null}
+      </Page>,
+    );
+  });
+}

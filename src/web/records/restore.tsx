@@ -1,0 +1,99 @@
+import { type Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { AppEnv } from '../../platform/context';
+import { restore } from '../../resources/recoverable';
+import type { Runtime } from '../../runtime';
+import { Page } from '../ui/layout';
+import { notFoundPage } from '../ui/not-found';
+import type { PageTokens } from '../ui/tokens';
+import { when } from './parts';
+
+// The trash of the app: a deleted job or contact waits 30 days, and its page offers Restore. The
+// form posts to the same restore service as POST /__admin/{jobs,contacts}/{id}/restore, so the
+// same `job.created` / `contact.created` fires.
+
+export type Restorable = 'jobs' | 'contacts';
+
+/** spec, Limits: a deleted job or contact is recoverable for 30 days, then purged. */
+const RETAIN_MS = 30 * 24 * 60 * 60 * 1000;
+
+const binding = (coll: Restorable, id: string) => ['restore', coll, id];
+
+/** When a record deleted at `deletedAt` is purged. */
+export const purgeAt = (deletedAt: string): string =>
+  new Date(Date.parse(deletedAt) + RETAIN_MS).toISOString();
+
+export function DeletedNotice(props: {
+  coll: Restorable;
+  id: string;
+  deletedAt: string;
+  nowMs: number;
+  tokens: PageTokens;
+  what: string;
+}) {
+  const purge = purgeAt(props.deletedAt);
+  const open = Date.parse(purge) > props.nowMs;
+  return (
+    <div class="notice bad" id="deleted">
+      <p>
+        This {props.what} was deleted on {when(props.deletedAt)}. The API no longer shows it
+        {props.coll === 'jobs' ? ', nor anything on it' : ''}.{' '}
+        {open
+          ? `It is purged for good on ${when(purge)} unless restored.`
+          : 'Its 30 days are over.'}
+      </p>
+      {open ? (
+        <form method="post" action={`/${props.coll}/${props.id}/restore`} class="inline">
+          <input
+            type="hidden"
+            name="token"
+            value={props.tokens.issue(binding(props.coll, props.id))}
+          />
+          <button type="submit" class="primary">
+            Restore
+          </button>
+        </form>
+      ) : null}
+    </div>
+  );
+}
+
+function refused(c: Context<AppEnv>) {
+  return c.html(
+    <Page title="Form expired">
+      <h1>This form cannot be used</h1>
+      <p>
+        It expired, or was not made by this page of this server (a restart forgets the forms it
+        served). Nothing was changed. Go back and reload the page, then try again.
+      </p>
+    </Page>,
+    403,
+  );
+}
+
+/** The page's own form is a few hundred bytes. */
+const MAX_FORM_BYTES = 16 * 1024;
+
+export function restoreRoutes(rt: Runtime, tokens: PageTokens) {
+  const app = new Hono<AppEnv>();
+  for (const coll of ['jobs', 'contacts'] as const) {
+    const noun = coll === 'jobs' ? 'job' : 'contact';
+    app.post(
+      `/${coll}/:id/restore`,
+      bodyLimit({ maxSize: MAX_FORM_BYTES, onError: (c) => refused(c) }),
+      async (c) => {
+        const id = c.req.param('id').toLowerCase();
+        const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
+        const token = typeof form.token === 'string' ? form.token : undefined;
+        if (!tokens.verify(binding(coll, id), token)) {
+          return refused(c);
+        }
+        if (!restore(rt, coll, id)) {
+          return notFoundPage(c, `${noun} to restore (never made, or purged after 30 days)`);
+        }
+        return c.redirect(`/${coll}/${id}?restored=1`, 303);
+      },
+    );
+  }
+  return app;
+}

@@ -1,0 +1,121 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../../platform/context';
+import { presentStormList } from '../../resources/storm-lists/present';
+import type { Position } from '../../store';
+import { Page } from '../ui/layout';
+import { notFoundPage } from '../ui/not-found';
+import { type Deps, recordOf } from './deps';
+import { Crumbs } from './on-job';
+import { Badge, count, Facts, text, when } from './parts';
+import { stormListTone } from './tones';
+
+// GET {app_url}/storm_lists/{id}: a storm list and its properties, a page at a time
+// (`?after=<property id>`, newest first as GET /storm_lists/{id}/properties pages them).
+
+export const PROPERTY_PAGE = 50;
+
+export function stormListPage(deps: Deps) {
+  return new Hono<AppEnv>().get('/storm_lists/:id', (c) => {
+    const found = recordOf(deps, c, 'storm_lists');
+    if (!found) {
+      return notFoundPage(c, 'storm list');
+    }
+    const { ctx, rec } = found;
+    const out = presentStormList(ctx, rec);
+    const afterId = c.req.query('after');
+    const afterRec = afterId
+      ? ctx.ws.get('storm_list_properties', afterId.toLowerCase())
+      : undefined;
+    if (afterId && afterRec?.storm_list_id !== rec.id) {
+      return notFoundPage(c, 'such page of this storm list');
+    }
+    const after: Position | undefined = afterRec && {
+      created_at: afterRec.created_at,
+      id: afterRec.id,
+    };
+    const page = ctx.ws.scan('storm_list_properties', {
+      after,
+      where: (p) => p.storm_list_id === rec.id,
+      limit: PROPERTY_PAGE,
+    });
+    const last = page.items[page.items.length - 1];
+    return c.html(
+      <Page title={out.name}>
+        <Crumbs ctx={ctx} kind="Storm list" />
+        <h1>
+          {out.name} <Badge tone={stormListTone(out.status)}>{out.status}</Badge>
+        </h1>
+        <div class="card">
+          <Facts
+            rows={[
+              ['Storm window', `${out.window_from} to ${out.window_to}`],
+              ['Storm day', text(out.storm_date)],
+              ['Smallest hail', `${out.min_size_in} in`],
+              ['Area', `${out.area_kind}, ${out.clipped_area_sq_mi} sq mi hit`],
+              [
+                'Properties',
+                `${count(out.property_count)} of ${count(out.total_available)} available (cap ${count(out.property_cap)})`,
+              ],
+              [
+                'Duplicates left out',
+                `${count(out.skipped_duplicates)} (within ${out.dedupe_days} days)`,
+              ],
+              ['Credits spent', count(out.credits_spent)],
+              ['Source', out.source],
+              ['Built', when(out.built_at)],
+              ['Created', when(out.created_at)],
+              ['Id', <code>{out.id}</code>],
+            ]}
+          />
+        </div>
+        <h2>Properties</h2>
+        {page.items.length === 0 ? (
+          <p class="muted">{out.status === 'building' ? 'Still building.' : 'No properties.'}</p>
+        ) : (
+          <table>
+            <thead>
+              <tr>
+                <th>Address</th>
+                <th>Owner</th>
+                <th>Mail</th>
+                <th class="money">Hail</th>
+                <th>Hail day</th>
+                <th>Use</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.items.map((p) => (
+                <tr>
+                  <td>
+                    {p.address}, {p.city}, {p.state} {p.zip}
+                  </td>
+                  <td>
+                    {text(p.owner_name)}
+                    {p.owner_occupied ? ' (lives there)' : ''}
+                  </td>
+                  <td>
+                    {p.mail_deliverable ? (
+                      <Badge tone="ok">ok</Badge>
+                    ) : (
+                      <Badge tone="warn">{text(p.mail_exclude_reason)}</Badge>
+                    )}
+                  </td>
+                  <td class="money">{p.hail_size_in} in</td>
+                  <td>{p.hail_event_date}</td>
+                  <td>{p.property_use}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <p>
+          {afterId ? <a href={`/storm_lists/${rec.id}`}>First page</a> : null}
+          {afterId && page.hasMore ? ' · ' : null}
+          {page.hasMore && last ? (
+            <a href={`/storm_lists/${rec.id}?after=${last.id}`}>Next {PROPERTY_PAGE}</a>
+          ) : null}
+        </p>
+      </Page>,
+    );
+  });
+}

@@ -1,0 +1,70 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../../platform/context';
+import { presentTask } from '../../resources/tasks/present';
+import { Page } from '../ui/layout';
+import { notFoundPage } from '../ui/not-found';
+import { type Deps, recordOf } from './deps';
+import { Crumbs, DeletedJobNotice, JobLink } from './on-job';
+import { Badge, Facts, text, when } from './parts';
+
+// GET {app_url}/tasks/{id}: a task or an appointment.
+
+export function taskPage(deps: Deps) {
+  return new Hono<AppEnv>().get('/tasks/:id', (c) => {
+    const found = recordOf(deps, c, 'tasks');
+    if (!found) {
+      return notFoundPage(c, 'task');
+    }
+    const { ctx, rec } = found;
+    const out = presentTask(ctx, rec);
+    const contact = rec.contact_id === null ? undefined : ctx.ws.get('contacts', rec.contact_id);
+    const kind = out.is_appointment ? 'Appointment' : 'Task';
+    return c.html(
+      <Page title={out.title ?? kind}>
+        <Crumbs ctx={ctx} kind={kind} />
+        <h1>
+          {text(out.title)} {out.completed ? <Badge tone="ok">done</Badge> : null}
+        </h1>
+        <DeletedJobNotice ctx={ctx} jobId={rec.job_id} />
+        {contact?.deleted_at ? (
+          <p class="notice bad">
+            Its <a href={`/contacts/${contact.id}`}>contact is deleted</a>: the API does not name it
+            on the task meanwhile.
+          </p>
+        ) : null}
+        <div class="card">
+          <Facts
+            rows={[
+              ['Job', <JobLink ctx={ctx} jobId={rec.job_id} />],
+              [
+                'Contact',
+                contact ? (
+                  <a href={`/contacts/${contact.id}`}>
+                    {[contact.first_name, contact.last_name].filter((p) => p).join(' ') ||
+                      contact.company ||
+                      'Unnamed contact'}
+                  </a>
+                ) : (
+                  '—'
+                ),
+              ],
+              ['Appointment', text(out.appointment_type)],
+              ['Due', text(out.due_date)],
+              ['Ends', text(out.end_date)],
+              ['Duration', out.duration_minutes === null ? '—' : `${out.duration_minutes} min`],
+              ['Priority', text(out.priority)],
+              ['Assigned to', text(out.assigned_to_name)],
+              ['Completed', when(out.completed_at)],
+              ['Outcome', text(out.outcome)],
+              ['Reminder', text(out.customer_reminder)],
+              ['Description', text(out.description)],
+              ['Created', when(out.created_at)],
+              ['Updated', when(out.updated_at)],
+              ['Id', <code>{out.id}</code>],
+            ]}
+          />
+        </div>
+      </Page>,
+    );
+  });
+}
