@@ -49,10 +49,11 @@ beforeAll(async () => {
   customer = await startServe(join(dir, 'customer.json'), ['--no-seed', '--allow-local-targets']);
   ws = await workspace(customer.url);
   const target = await startReceiver();
-  await call('POST', `${customer.url}/v1/webhooks`, ws.key, {
+  const hook = await call('POST', `${customer.url}/v1/webhooks`, ws.key, {
     target_url: target,
     event: 'contact.created',
   });
+  hookId = hook.body.id;
   const made = await call('POST', `${customer.url}/v1/contacts`, ws.key, { first_name: 'Dana' });
   contactId = made.body.id;
   await call('PATCH', `${customer.url}/v1/contacts/${contactId}`, ws.key, { last_name: 'Reyes' });
@@ -105,7 +106,9 @@ describe('svc bundle, then svc serve --data BUNDLE', () => {
   test('served back: the same records under fresh keys, the clock, the faults, the request log', async () => {
     const before = await stat(file);
     // The customer's own svc stops retrying: what reaches the receiver from now on is the bundle's.
-    await call('DELETE', `${customer.url}/v1/webhooks/${hookId}`, ws.key);
+    expect((await call('DELETE', `${customer.url}/v1/webhooks/${hookId}`, ws.key)).status).toBe(
+      200,
+    );
     const seen = received;
     const served = await startServe(file);
     try {
