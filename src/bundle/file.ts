@@ -1,4 +1,5 @@
 import { open, readFile } from 'node:fs/promises';
+import { fieldOf } from '../platform/openapi/validation';
 import { BUNDLE, type Bundle, BundleSchema } from './format';
 
 /** A file svc can read as a bundle is not one it can open as a data file, and the other way. */
@@ -30,7 +31,7 @@ export async function readBundle(path: string): Promise<Bundle> {
   const parsed = BundleSchema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const at = issue?.path.join('.') || 'the file';
+    const at = (issue && fieldOf(issue.path)) ?? 'the file';
     throw new BundleFileError(`${path} is not a svc bundle: ${at}: ${issue?.message ?? 'invalid'}`);
   }
   return parsed.data;

@@ -6,9 +6,9 @@ import { randomToken, sha256Hex } from '../platform/ids';
 import { fieldOf } from '../platform/openapi/validation';
 import type { NewEntry } from '../platform/request-log/log';
 import type { Runtime } from '../runtime';
+import { checkFrame } from '../snapshot/checks';
 import type { StoredRecord } from '../snapshot/format';
 import { importStore, type StoreSnapshot } from '../snapshot/store';
-import { checkFrame } from '../snapshot/workspace';
 import { FORMAT, FORMAT_VERSION } from '../store/types';
 import type { Bundle } from './format';
 
@@ -46,6 +46,9 @@ export async function loadBundle(rt: Runtime, bundle: Bundle): Promise<ServedKey
         `faults[${i}]${issue?.path.length ? `.${fieldOf(issue.path)}` : ''}`,
       );
     }
+    if (bundle.faults.findIndex((f) => f.id === fault.id) !== i) {
+      throw new ApiError('invalid_request', `two faults have id ${fault.id}`, `faults[${i}].id`);
+    }
     return fault as unknown as Fault;
   });
   const fresh: ServedKey[] = [];
@@ -78,7 +81,21 @@ export async function loadBundle(rt: Runtime, bundle: Bundle): Promise<ServedKey
       ),
     },
   };
-  await importStore(rt, store);
+  // A refusal names the record where the bundle holds it: snapshot.collections.jobs[1].name.
+  const places = new Map(
+    Object.entries(snap.collections).map(([coll, list]) => [
+      coll,
+      new Map(list.map((rec, i) => [rec.id, i])),
+    ]),
+  );
+  await importStore(
+    rt,
+    store,
+    () => (coll, _at, rec) =>
+      coll === 'deliveries'
+        ? `deliveries[${bundle.deliveries.findIndex((d) => d.id === rec.id)}]`
+        : `snapshot.collections.${coll}[${places.get(coll)?.get(rec.id) ?? 0}]`,
+  );
   faults.forEach((fault, i) => {
     under(`faults[${i}]`, () => checkNames(rt, fault.match));
     rt.faults.restore(fault);

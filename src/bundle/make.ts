@@ -22,6 +22,7 @@ const REDACTED = [
 /** The support bundle of workspace `wsId`: its snapshot, logs, clock and faults, secrets out. */
 export async function makeBundle(rt: Runtime, wsId: string): Promise<Bundle> {
   const snapshot = await exportWorkspace(rt, wsId);
+  const portals = new Map<string, string>();
   const { deliveries = [], ...collections } = snapshot.collections;
   const requests: LoggedRequest[] = [];
   for await (const batch of rt.requestLog.export({ workspace_id: wsId })) {
@@ -51,7 +52,11 @@ export async function makeBundle(rt: Runtime, wsId: string): Promise<Bundle> {
     clock: { now: rt.clock.iso(), offset_ms: rt.clock.offsetMs },
     snapshot: {
       ...snapshot,
-      collections: { ...collections, files: (collections.files ?? []).map(newLinkKey) },
+      collections: {
+        ...collections,
+        files: (collections.files ?? []).map(newLinkKey),
+        jobs: (collections.jobs ?? []).map((job) => newPortalToken(job, portals)),
+      },
       oauth: { connections: snapshot.oauth.connections, tokens: [], codes: [] },
       file_bytes: {},
     },
@@ -59,7 +64,17 @@ export async function makeBundle(rt: Runtime, wsId: string): Promise<Bundle> {
     deliveries,
     faults: faults as unknown as Bundle['faults'],
   };
-  return scrub(bundle);
+  return scrub(bundle, portals);
+}
+
+/** A job's portal link opens the homeowner's page: a new token, replaced wherever it appears. */
+function newPortalToken(job: StoredRecord, portals: Map<string, string>): StoredRecord {
+  if (typeof job.portal_token !== 'string') {
+    return job;
+  }
+  const token = randomToken('', 24);
+  portals.set(job.portal_token, token);
+  return { ...job, portal_token: token };
 }
 
 /** A file's download links are signed with its own key: a new one, so no link of the case opens. */
@@ -67,9 +82,15 @@ const newLinkKey = (file: StoredRecord): StoredRecord =>
   file.link_key === undefined ? file : { ...file, link_key: randomToken('', 32) };
 
 /** Every secret-shaped text in the bundle swapped for a new one of the same kind. */
-function scrub(bundle: Bundle): Bundle {
+function scrub(bundle: Bundle, portals: ReadonlyMap<string, string>): Bundle {
   const swapped = new Map<string, string>();
-  const text = JSON.stringify(bundle).replace(SECRET, (found, prefix: string) => {
+  let text = JSON.stringify(bundle);
+  // The old portal links in logged answers (`/portal/<token>`) point at the new tokens.
+  text = text.replace(/\/portal\/([A-Za-z0-9]+)/g, (whole, token: string) => {
+    const next = portals.get(token);
+    return next === undefined ? whole : `/portal/${next}`;
+  });
+  text = text.replace(SECRET, (found, prefix: string) => {
     let next = swapped.get(found);
     if (next === undefined) {
       next = randomToken(prefix);

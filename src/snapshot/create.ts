@@ -2,8 +2,9 @@ import { type Access, mintApiKey } from '../platform/auth';
 import { newId, randomToken } from '../platform/ids';
 import type { Runtime } from '../runtime';
 import { withFreshIds } from '../seed/remap';
+import { checkFrame, checkShown, type Written } from './checks';
 import type { StoredRecord, WorkspaceSnapshot } from './format';
-import { checkFrame, checkShown, type Written, writeBytes } from './workspace';
+import { writeBytes } from './workspace';
 
 /** The event and delivery history stays with the workspace it happened in (decisions.md). */
 const HISTORY = new Set(['webhook_events', 'deliveries', 'pending_updates']);

@@ -3,8 +3,14 @@ import { ApiError } from '../platform/errors';
 import { advanceClock, type Runtime, type StoreMeta } from '../runtime';
 import { GLOBAL, type Rec } from '../store';
 import { FORMAT, FORMAT_VERSION } from '../store/types';
+import { checkId, checkShown, type FieldAt, type Written } from './checks';
 import { StoredRecordSchema } from './format';
 import { replace } from './workspace';
+
+const inStore =
+  (wsId: string): FieldAt =>
+  (coll, _at, rec) =>
+    `workspaces.${wsId}.${coll}.${rec.id}`;
 
 const Records = z.record(z.string().min(1).max(200), StoredRecordSchema);
 const Scope = z.record(z.string().regex(/^[a-z][a-z0-9_]{0,63}$/), Records);
@@ -66,6 +72,8 @@ export async function exportStore(rt: Runtime): Promise<StoreSnapshot> {
 export async function importStore(
   rt: Runtime,
   snap: StoreSnapshot,
+  /** Where a workspace's record stands in the body that carried it (default: the store's own). */
+  fieldAt?: (wsId: string) => FieldAt,
 ): Promise<{ workspaces: number; records: number }> {
   checkIds(snap);
   const bytes = Object.entries(snap.file_bytes ?? {}).flatMap(([wsId, files]) =>
@@ -88,10 +96,14 @@ export async function importStore(
       for (const scope of scopes) {
         const wanted = scope === GLOBAL ? snap.global : (snap.workspaces[scope] ?? {});
         const names = new Set([...Object.keys(rt.store.dump(scope)), ...Object.keys(wanted)]);
+        const written: Written = new Map();
         for (const coll of names) {
           const keep = Object.values(wanted[coll] ?? {});
-          replace(tx, scope, coll, rt.store.values(scope, coll), keep);
+          replace(tx, scope, coll, rt.store.values(scope, coll), keep, written);
           records += keep.length;
+        }
+        if (scope !== GLOBAL) {
+          checkShown(rt, scope, written, fieldAt?.(scope) ?? inStore(scope));
         }
       }
       if (meta) {
@@ -114,6 +126,9 @@ function checkIds(snap: StoreSnapshot): void {
   const check = (scope: ScopeRecords, path: string) => {
     for (const [coll, records] of Object.entries(scope)) {
       for (const [id, rec] of Object.entries(records)) {
+        if (path !== 'global') {
+          checkId(coll, id, `${path}.${coll}.${id}.id`);
+        }
         if (rec.id !== id) {
           throw new ApiError(
             'invalid_request',

@@ -1,11 +1,9 @@
-import { familyOfColl } from '../events';
 import type { ApiKey, Workspace } from '../platform/auth';
-import { appContext } from '../platform/context';
 import { ApiError } from '../platform/errors';
-import { fieldOf } from '../platform/openapi/validation';
 import type { Runtime } from '../runtime';
 import type { Rec, Tx } from '../store';
 import type { GlobalCollections, Name, WorkspaceCollections } from '../store/collections';
+import { checkFrame, checkShown, type Written } from './checks';
 import { type StoredRecord, WORKSPACE_SNAPSHOT, type WorkspaceSnapshot } from './format';
 
 type GlobalColl = Name<GlobalCollections>;
@@ -192,94 +190,24 @@ function sameJson(a: unknown, b: unknown): boolean {
 export const keyRecord = ({ hash: _hash, ...key }: WorkspaceSnapshot['keys'][number]): ApiKey =>
   key;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-const refuse = (message: string, field: string): never => {
-  throw new ApiError('invalid_request', message, field);
-};
-
-/**
- * The frame of a snapshot: ids unique within a collection and among the keys, a family record's id
- * a lower-case UUID (as the API names records), the keys and file bytes of this workspace.
- */
-export function checkFrame(snap: WorkspaceSnapshot): void {
-  for (const [name, records] of Object.entries(snap.collections)) {
-    const seen = new Set<string>();
-    const family = familyOfColl(name)?.records !== undefined;
-    records.forEach((rec, i) => {
-      if (family && !UUID.test(rec.id)) {
-        refuse(`a ${name} id is a lower-case UUID, not ${rec.id}`, `collections.${name}[${i}].id`);
-      }
-      if (seen.has(rec.id)) {
-        refuse(`two records of ${name} have id ${rec.id}`, `collections.${name}[${i}].id`);
-      }
-      seen.add(rec.id);
-    });
-  }
-  const ids = new Set<string>();
-  const hashes = new Set<string>();
-  snap.keys.forEach((key, i) => {
-    if (key.workspace_id.toLowerCase() !== snap.workspace.id.toLowerCase()) {
-      refuse('a key of the snapshot belongs to another workspace', `keys[${i}].workspace_id`);
-    }
-    if (ids.has(key.id.toLowerCase())) {
-      refuse(`two keys have id ${key.id}`, `keys[${i}].id`);
-    }
-    if (hashes.has(key.hash)) {
-      refuse('two keys have the same hash', `keys[${i}].hash`);
-    }
-    ids.add(key.id.toLowerCase());
-    hashes.add(key.hash);
-  });
-  const files = new Set((snap.collections.files ?? []).map((f) => f.id));
-  for (const id of Object.keys(snap.file_bytes)) {
-    if (!files.has(id)) {
-      refuse(`file_bytes names no file: ${id}`, `file_bytes.${id}`);
-    }
-  }
-}
-
-/**
- * Every record a restore writes, shown as the API would show it and checked against the API's
- * own schema, inside the restore's transaction: a record the API could not answer is refused
- * (and the whole restore with it) rather than served broken. Only written records are checked,
- * so a restore after a few writes checks those few.
- */
-export function checkShown(rt: Runtime, wsId: string, written: Written): void {
-  const ctx = appContext(rt, wsId, rt.config.publicUrl);
-  for (const [coll, list] of written) {
-    const records = familyOfColl(coll)?.records;
-    for (const { rec, at } of records ? list : []) {
-      const field = `collections.${coll}[${at}]`;
-      let shown: unknown;
-      try {
-        shown = records?.present(ctx, rec as never);
-      } catch {
-        refuse(`a ${coll} record svc cannot show`, field);
-      }
-      const parsed = records?.schema.safeParse(shown);
-      const issue = parsed?.success === false ? parsed.error.issues[0] : undefined;
-      if (issue) {
-        refuse(`a ${coll} record: ${issue.message}`, `${field}.${fieldOf(issue.path) ?? ''}`);
-      }
-    }
-  }
-}
-
-/** The records a restore put, by collection, with their place in the snapshot's list. */
-export type Written = Map<string, { rec: StoredRecord; at: number }[]>;
-
 /** A restored key must not be one of another workspace's: its hash would log in there. */
 function checkCredentials(rt: Runtime, wsId: string, snap: WorkspaceSnapshot): void {
   snap.keys.forEach((key, i) => {
     const other = rt.store.global.get('api_keys', key.id);
     const byHash = rt.store.global.get('key_hashes', key.hash);
     const owner = byHash && rt.store.global.get('api_keys', String(field(byHash, 'key_id')));
-    if ((other && other.workspace_id !== wsId) || (owner && owner.workspace_id !== wsId)) {
+    if (other && other.workspace_id !== wsId) {
       throw new ApiError(
         'invalid_request',
         'a key of the snapshot is a key of another workspace',
-        `keys.${i}.id`,
+        `keys[${i}].id`,
+      );
+    }
+    if (owner && owner.workspace_id !== wsId) {
+      throw new ApiError(
+        'invalid_request',
+        "a key of the snapshot has the hash of another workspace's key",
+        `keys[${i}].hash`,
       );
     }
   });

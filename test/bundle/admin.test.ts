@@ -73,6 +73,19 @@ describe('GET /__admin/workspaces/{id}/bundle', () => {
     expect(bundle.snapshot.oauth.tokens).toEqual([]);
   });
 
+  test("a job's portal link is a new one in the bundle, in its record and in the logged answers", async () => {
+    const h = harness({ rateLimit: null });
+    const ws = await h.workspace();
+    const job = await ok(ws.api.post('/jobs', { name: 'Roof', address: '1 Elm St' }), 201);
+    const token = String(job.portal_url).split('/portal/')[1] as string;
+    const text = (await h.admin.get(`/workspaces/${ws.id}/bundle`)).text;
+    expect(text).not.toContain(token);
+    const bundle = JSON.parse(text);
+    const kept = bundle.snapshot.collections.jobs[0].portal_token;
+    const logged = bundle.requests.find((r: { path: string }) => r.path === '/v1/jobs');
+    expect(logged.response_body).toContain(`/portal/${kept}`);
+  });
+
   test('a spent fault is left out', async () => {
     const { h, ws, faults } = await caseWith();
     const once = await ok(

@@ -206,6 +206,20 @@ describe('svc serve --data BUNDLE', () => {
       '(snapshot.collections.contacts[1].id)',
     ],
     [
+      'a job the API could not show',
+      (b: Bundle) => {
+        b.snapshot.collections.jobs[0].name = 42;
+      },
+      '(snapshot.collections.jobs[0].name)',
+    ],
+    [
+      'two faults with one id',
+      (b: Bundle) => {
+        b.faults.push(b.faults[0]);
+      },
+      '(faults[1].id)',
+    ],
+    [
       'a fault the control API would refuse',
       (b: Bundle) => {
         b.faults[0].action = { status: 418 };

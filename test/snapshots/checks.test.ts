@@ -123,3 +123,74 @@ describe('POST /__admin/snapshot refuses references to nothing', () => {
     expect((await ws.api.get('/ping')).status).toBe(200);
   });
 });
+
+describe('what else a restore checks (second outside review)', () => {
+  test('a subscription with no URL, an unknown event or an id in capitals is refused', async () => {
+    const h = harness({ rateLimit: null, allowLocalTargets: true });
+    const ws = await h.workspace();
+    await ok(ws.api.post('/webhooks', { target_url: 'http://127.0.0.1:9/a', event: '*' }), 201);
+    const snap = await snapshotOf(h, ws.id);
+    const edits: [Record<string, unknown>, string][] = [
+      [{ target_url: 'not a url' }, 'collections.webhooks[0].target_url'],
+      [{ event: 'bogus.event' }, 'collections.webhooks[0].event'],
+      [{ id: snap.collections.webhooks[0].id.toUpperCase() }, 'collections.webhooks[0].id'],
+    ];
+    for (const [edit, field] of edits) {
+      const webhooks = [{ ...snap.collections.webhooks[0], ...edit }];
+      const res = await put(h, `/workspaces/${ws.id}/snapshot`, {
+        ...snap,
+        collections: { ...snap.collections, webhooks },
+      });
+      expectError(res, 400, 'invalid_request', field);
+    }
+  });
+
+  test('a key id in capitals is 400 keys[1].id; a hash that is another key’s is keys[0].hash', async () => {
+    const h = harness();
+    const ws = await h.workspace();
+    const other = await h.workspace();
+    const snap = await snapshotOf(h, ws.id);
+    const keys = structuredClone(snap.keys);
+    keys[1].id = keys[1].id.toUpperCase();
+    expectError(
+      await put(h, `/workspaces/${ws.id}/snapshot`, { ...snap, keys }),
+      400,
+      'invalid_request',
+      'keys[1].id',
+    );
+    const theirs = (await snapshotOf(h, other.id)).keys[0].hash;
+    const stolen = structuredClone(snap.keys);
+    stolen[0].hash = theirs;
+    expectError(
+      await put(h, `/workspaces/${ws.id}/snapshot`, { ...snap, keys: stolen }),
+      400,
+      'invalid_request',
+      'keys[0].hash',
+    );
+  });
+
+  test('a store import refuses a record the API could not show, naming it', async () => {
+    const h = harness();
+    const ws = await h.workspace({ profile: 'small', seed: 3 });
+    const snap = await ok(h.admin.get('/snapshot'));
+    const jobs = snap.workspaces[ws.id].jobs;
+    const id = Object.keys(jobs)[0] as string;
+    const named = structuredClone(snap);
+    named.workspaces[ws.id].jobs[id].name = 42;
+    expectError(
+      await h.admin.post('/snapshot', named),
+      400,
+      'invalid_request',
+      `workspaces.${ws.id}.jobs.${id}.name`,
+    );
+    const renamed = structuredClone(snap);
+    renamed.workspaces[ws.id].jobs['not-a-uuid'] = { ...jobs[id], id: 'not-a-uuid' };
+    expectError(
+      await h.admin.post('/snapshot', renamed),
+      400,
+      'invalid_request',
+      `workspaces.${ws.id}.jobs.not-a-uuid.id`,
+    );
+    expect((await ws.api.get(`/jobs/${id}`)).body.name).toBe(jobs[id].name);
+  });
+});
