@@ -11,6 +11,7 @@ import { FAMILIES } from './resources';
 import type { Runtime } from './runtime';
 import { type V1Extension, v1App } from './v1';
 import { webApp } from './web';
+import { missingPage } from './web/ui/not-found';
 
 /** Assembles the server: middleware order, routers, one error handler. Nothing else. */
 export function createApp(rt: Runtime, extend?: V1Extension): OpenAPIHono<AppEnv> {
@@ -33,7 +34,9 @@ export function createApp(rt: Runtime, extend?: V1Extension): OpenAPIHono<AppEnv
     }
   }
   app.route('/', webApp(rt));
-  app.notFound(notFoundHandler(app));
+  const missing = notFoundHandler(app);
+  // A browser that opens an address the web app does not have gets a page, not JSON.
+  app.notFound(async (c) => missingPage(c, await missing(c)));
   app.onError(onError(rt.config.log));
   return app;
 }

@@ -33,6 +33,40 @@ const LoggedRequestSchema = z
   })
   .openapi('AdminLoggedRequest');
 
+/** What GET /__admin/requests takes: its filters (the inspector's request log reads them too). */
+export const RequestLogQuery = z.object({
+  workspace_id: z.string().optional(),
+  key_id: z.string().optional(),
+  method: z.string().optional(),
+  path: z.string().optional().openapi({ description: 'A prefix of the logged path' }),
+  status: z
+    .string()
+    .regex(
+      /^(0|[1-5]\d\d|[1-5][xX][xX])$/,
+      'must be a status such as 404, a class such as 4xx, or 0 (dropped)',
+    )
+    .optional()
+    .openapi({
+      description: 'A status (`404`), a class (`4xx`), or `0`: calls a fault dropped unanswered',
+    }),
+  fault: z
+    .string()
+    .regex(/^(true|false|flt_[0-9a-f]{16})$/, 'must be a fault id (flt_...), true or false')
+    .optional()
+    .openapi({
+      description:
+        'A fault id: the calls it hit (deleted faults too); `true`: every faulted call; `false`: every other',
+    }),
+  since: instantParam('Calls made at or after'),
+  until: instantParam('Calls made before; after since when both are given'),
+  format: z
+    .enum(['json', 'jsonl'])
+    .default('json')
+    .openapi({ description: '`json`: a page, newest first; `jsonl`: the whole export' }),
+  limit: limitParam,
+  cursor: z.string().optional(),
+});
+
 const list = createRoute({
   method: 'get',
   path: '/requests',
@@ -42,39 +76,7 @@ const list = createRoute({
     'With `format=jsonl`, every matching entry (not paged; `limit` and `cursor` are ignored), ' +
     'oldest first, one AdminLoggedRequest as JSON a line: the file `svc replay --from` reads.',
   request: {
-    query: z.object({
-      workspace_id: z.string().optional(),
-      key_id: z.string().optional(),
-      method: z.string().optional(),
-      path: z.string().optional().openapi({ description: 'A prefix of the logged path' }),
-      status: z
-        .string()
-        .regex(
-          /^(0|[1-5]\d\d|[1-5][xX][xX])$/,
-          'must be a status such as 404, a class such as 4xx, or 0 (dropped)',
-        )
-        .optional()
-        .openapi({
-          description:
-            'A status (`404`), a class (`4xx`), or `0`: calls a fault dropped unanswered',
-        }),
-      fault: z
-        .string()
-        .regex(/^(true|false|flt_[0-9a-f]{16})$/, 'must be a fault id (flt_...), true or false')
-        .optional()
-        .openapi({
-          description:
-            'A fault id: the calls it hit (deleted faults too); `true`: every faulted call; `false`: every other',
-        }),
-      since: instantParam('Calls made at or after'),
-      until: instantParam('Calls made before; after since when both are given'),
-      format: z
-        .enum(['json', 'jsonl'])
-        .default('json')
-        .openapi({ description: '`json`: a page, newest first; `jsonl`: the whole export' }),
-      limit: limitParam,
-      cursor: z.string().optional(),
-    }),
+    query: RequestLogQuery,
   },
   responses: {
     200: {
@@ -97,11 +99,7 @@ const list = createRoute({
 export function requestLogAdmin(log: RequestLog) {
   return new OpenAPIHono<AppEnv>().openapi(list, async (c) => {
     const { limit, cursor, format, ...filter } = c.req.valid('query');
-    // decisions.md, Request log: a window that ends where or before it starts is a mistake, as
-    // `svc replay --since/--until` says, not an empty log (both formats).
-    if (filter.since !== undefined && filter.until !== undefined && filter.until <= filter.since) {
-      throw new ApiError('invalid_request', 'until must be after since', 'until');
-    }
+    checkWindow(filter);
     if (format === 'jsonl') {
       // The document's ndjson answer has no zod schema (see above), so no type to check it by.
       const res: Response = c.body(exportStream(log, filter), 200, {
@@ -142,4 +140,28 @@ function exportStream(log: RequestLog, filter: RequestFilter): ReadableStream<Ui
       await batches.return(undefined);
     },
   });
+}
+
+// decisions.md, Request log: a window that ends where or before it starts is a mistake, as
+// `svc replay --since/--until` says, not an empty log (both formats).
+function checkWindow(filter: RequestFilter): void {
+  if (filter.since !== undefined && filter.until !== undefined && filter.until <= filter.since) {
+    throw new ApiError('invalid_request', 'until must be after since', 'until');
+  }
+}
+
+/**
+ * The filters of a query as GET /__admin/requests reads them, for a page that lists the log:
+ * the same values are taken and the same ones refused (ApiError naming the field).
+ */
+export function requestFilterFrom(query: Record<string, string>): RequestFilter {
+  const parsed = RequestLogQuery.safeParse(query);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.map(String).join('.');
+    throw new ApiError('invalid_request', `${field}: ${issue?.message ?? 'invalid'}`, field);
+  }
+  const { limit: _limit, cursor: _cursor, format: _format, ...filter } = parsed.data;
+  checkWindow(filter);
+  return filter;
 }

@@ -71,15 +71,17 @@ export function estimateRoutes(rt: Platform, tokens: PageTokens) {
     .get('/view/estimates/:id', (c) => {
       const h = held(c);
       if (!h) {
-        return notFoundPage(c, 'estimate');
+        return notFoundPage(c, 'estimate', 'homeowner');
       }
-      // decisions.md: every opening of the page is a view, as the real service counts them.
-      return render(c, { ...h, rec: viewEstimate(h.ctx, h.rec.id) }, 200);
+      // decisions.md: every opening of the page is a view, as the real service counts them; a
+      // HEAD (a link preview, a prefetch) opens nothing.
+      const rec = c.req.method === 'HEAD' ? h.rec : viewEstimate(h.ctx, h.rec.id);
+      return render(c, { ...h, rec }, 200);
     })
     .post('/view/estimates/:id/sign', formLimit, async (c) => {
       const h = held(c);
       if (!h) {
-        return notFoundPage(c, 'estimate');
+        return notFoundPage(c, 'estimate', 'homeowner');
       }
       const form = await readForm(c);
       if (!tokens.verify(signBinding(h.rec.id), form.page_token)) {
@@ -105,7 +107,7 @@ export function estimateRoutes(rt: Platform, tokens: PageTokens) {
     .post('/view/estimates/:id/decline', formLimit, async (c) => {
       const h = held(c);
       if (!h) {
-        return notFoundPage(c, 'estimate');
+        return notFoundPage(c, 'estimate', 'homeowner');
       }
       const form = await readForm(c);
       if (!tokens.verify(declineBinding(h.rec.id), form.page_token)) {

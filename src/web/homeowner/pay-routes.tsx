@@ -117,10 +117,11 @@ export function payRoutes(rt: Platform, tokens: PageTokens) {
     .get('/pay/:id', (c) => {
       const h = held(c);
       if (!h) {
-        return notFoundPage(c, 'invoice');
+        return notFoundPage(c, 'invoice', 'homeowner');
       }
       // decisions.md: opening the pay page while it is on is the homeowner opening the invoice.
-      const rec = whyNot(h) === undefined ? viewInvoice(h.ctx, h.rec.id) : h.rec;
+      const opened = whyNot(h) === undefined && c.req.method !== 'HEAD';
+      const rec = opened ? viewInvoice(h.ctx, h.rec.id) : h.rec;
       const paid = c.req.query('receipt');
       const receipt = paid ? h.ctx.ws.get('payments', paid.toLowerCase()) : undefined;
       return render(c, { ...h, rec }, 200, {
@@ -130,7 +131,7 @@ export function payRoutes(rt: Platform, tokens: PageTokens) {
     .post('/pay/:id', formLimit, async (c) => {
       const h = held(c);
       if (!h) {
-        return notFoundPage(c, 'invoice');
+        return notFoundPage(c, 'invoice', 'homeowner');
       }
       const form = await readForm(c);
       const paidBefore = form.paid_before ?? '';

@@ -187,7 +187,7 @@ export function portalRoutes(rt: Platform, index: PortalIndex) {
     // A deleted job's page is gone with it, as its record is from the API.
     const job = ctx && where && findJob(ctx, where.jobId);
     if (!ctx || !job) {
-      return notFoundPage(c, 'project page');
+      return notFoundPage(c, 'project page', 'homeowner');
     }
     return c.html(<PortalPage ctx={ctx} job={job} />);
   });

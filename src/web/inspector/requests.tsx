@@ -1,5 +1,6 @@
 import { type Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
+import { requestFilterFrom } from '../../admin/requests';
 import type { AppEnv } from '../../platform/context';
 import { appUrlFor } from '../../platform/context';
 import { ApiError } from '../../platform/errors';
@@ -16,7 +17,19 @@ import { InspectorPage, StatusBadge, when } from './parts';
 
 const PER_PAGE = 50;
 /** The filters of /__admin/requests, by the names it takes. */
-const FILTERS = ['workspace_id', 'key_id', 'method', 'path', 'status', 'fault'] as const;
+/** How many calls a reconnecting stream sends that it missed. */
+const MISSED_AT_MOST = 200;
+
+const FILTERS = [
+  'workspace_id',
+  'key_id',
+  'method',
+  'path',
+  'status',
+  'fault',
+  'since',
+  'until',
+] as const;
 /** A silent connection is cut by some proxies and never noticed gone by the server. */
 const HEARTBEAT_MS = 15_000;
 
@@ -61,15 +74,23 @@ function rowOf(rt: Runtime, id: string, e: Summary): Row {
   };
 }
 
-function filterOf(c: Context<AppEnv>): RequestFilter {
-  const filter: RequestFilter = {};
+/** The page's filters, read and refused as /__admin/requests reads and refuses them. */
+function filterOf(c: Context<AppEnv>): { filter: RequestFilter; problem?: string } {
+  const given: Record<string, string> = {};
   for (const name of FILTERS) {
     const value = c.req.query(name)?.trim();
     if (value) {
-      filter[name] = value;
+      given[name] = value;
     }
   }
-  return filter;
+  try {
+    return { filter: requestFilterFrom(given) };
+  } catch (err) {
+    if (err instanceof ApiError) {
+      return { filter: given as RequestFilter, problem: err.message };
+    }
+    throw err;
+  }
 }
 
 const queryOf = (filter: RequestFilter, extra: Record<string, string> = {}) => {
@@ -117,6 +138,7 @@ function FilterForm({ filter }: { filter: RequestFilter }) {
       {input('workspace_id', 'Workspace', 'id')} {input('key_id', 'Key', 'id')}{' '}
       {input('method', 'Method', 'GET')} {input('path', 'Path', '/v1/jobs')}{' '}
       {input('status', 'Status', '404, 4xx or 0')} {input('fault', 'Fault', 'flt_…, true')}{' '}
+      {input('since', 'Since', '2026-11-25T09:00Z')} {input('until', 'Until', 'ISO date-time')}{' '}
       <button type="submit">Filter</button> <a href="/inspector/requests">Clear</a>
     </form>
   );
@@ -152,12 +174,14 @@ export function requestRoutes(ins: Inspector) {
   const web = new Hono<AppEnv>();
 
   web.get('/inspector/requests', async (c) => {
-    const filter = filterOf(c);
+    const { filter, problem: refused } = filterOf(c);
     const cursor = c.req.query('cursor') || undefined;
     let found: { data: LoggedRequest[]; hasMore: boolean } = { data: [], hasMore: false };
-    let problem: string | undefined;
+    let problem = refused;
     try {
-      found = await rt.requestLog.query(filter, PER_PAGE, cursor);
+      if (problem === undefined) {
+        found = await rt.requestLog.query(filter, PER_PAGE, cursor);
+      }
     } catch (err) {
       if (!(err instanceof ApiError)) {
         throw err;
@@ -224,7 +248,10 @@ export function requestRoutes(ins: Inspector) {
   });
 
   web.get('/inspector/requests/stream', async (c) => {
-    const filter = filterOf(c);
+    const { filter, problem } = filterOf(c);
+    if (problem !== undefined) {
+      return c.text(problem, 400);
+    }
     // Ids are settled once the log has read its files: only then is a row's link for good.
     await rt.requestLog.load();
     return streamSSE(c, async (stream) => {
@@ -237,9 +264,21 @@ export function requestRoutes(ins: Inspector) {
             () => undefined,
           );
       };
-      const stop = rt.requestLog.watch(filter, (id: string, entry: NewEntry) => {
+      const sent = new Set<string>();
+      const event = (id: string, entry: Summary) => {
+        sent.add(id);
         send(`event: request\nid: ${id}\ndata: ${JSON.stringify(rowOf(rt, id, entry))}\n\n`);
-      });
+      };
+      const stop = rt.requestLog.watch(filter, (id: string, entry: NewEntry) => event(id, entry));
+      // A browser reconnecting says the last row it got: the calls made meanwhile come first
+      // (at most a page of them; older ones are a reload away).
+      const last = c.req.header('Last-Event-ID');
+      if (last !== undefined && /^rq_\d{10}$/.test(last)) {
+        const { data } = await rt.requestLog.query(filter, MISSED_AT_MOST);
+        for (const entry of data.filter((e) => e.id > last && !sent.has(e.id)).reverse()) {
+          event(entry.id, entry);
+        }
+      }
       const beat = setInterval(() => send(': beat\n\n'), HEARTBEAT_MS);
       beat.unref();
       await new Promise<void>((resolve) => stream.onAbort(resolve));

@@ -23,6 +23,8 @@ export function Page({ title, area = 'app', scripts = [], styles = [], children 
           <meta charset="utf-8" />
           <meta name="viewport" content="width=device-width,initial-scale=1" />
           <title>{homeowner ? title : `${title} · svc`}</title>
+          {/* No icon: without this, every browser asks for /favicon.ico and logs its 404. */}
+          <link rel="icon" href="data:," />
           <link rel="stylesheet" href="/_app/style.css" />
           {styles.map((href) => (
             <link rel="stylesheet" href={href} />

@@ -19,6 +19,7 @@ const idsOn = (html: string) =>
 async function logged(query: Record<string, string> = {}) {
   return (await h.admin.get('/requests', { query: { ...query, limit: 100 } })).body.data as {
     id: string;
+    at: string;
     path: string;
     status: number;
   }[];
@@ -235,6 +236,52 @@ describe('/inspector/requests/stream', () => {
       });
     } finally {
       await reader.cancel();
+    }
+  });
+
+  test('a stream reopened with Last-Event-ID first sends the calls it missed, oldest first', async () => {
+    const ws = await h.workspace();
+    await ws.api.get('/ping');
+    const [seen] = await logged({ workspace_id: ws.id });
+    await ws.api.get('/jobs');
+    await ws.api.get('/contacts');
+    const res = await h.app.request(`/inspector/requests/stream?workspace_id=${ws.id}`, {
+      headers: { 'Last-Event-ID': String(seen?.id) },
+    });
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    try {
+      const first = await nextEvent(reader, 'request');
+      expect(first.data.target).toBe('/v1/jobs');
+    } finally {
+      await reader.cancel();
+    }
+  });
+});
+
+describe('/inspector/requests filters as /__admin/requests does', () => {
+  test('since and until narrow the list; a bad value is a 400 page naming it', async () => {
+    const ws = await h.workspace();
+    await ws.api.get('/ping');
+    const [first] = await logged({ workspace_id: ws.id });
+    await new Promise((r) => setTimeout(r, 5));
+    await ws.api.get('/jobs');
+    const after = new Date(Date.parse(String(first?.at)) + 1).toISOString();
+    const since = await open(h, `/inspector/requests?workspace_id=${ws.id}&since=${after}`);
+    expect(since.status).toBe(200);
+    expect(since.html).toContain('/v1/jobs');
+    expect(since.html).not.toContain('/v1/ping');
+    const until = await open(h, `/inspector/requests?workspace_id=${ws.id}&until=${after}`);
+    expect(until.html).toContain('/v1/ping');
+    expect(until.html).not.toContain('>/v1/jobs<');
+    for (const bad of [
+      'status=abc',
+      'fault=nope',
+      'since=garbage',
+      `since=${after}&until=${after}`,
+    ]) {
+      const page = await open(h, `/inspector/requests?${bad}`);
+      expect(page.status, bad).toBe(400);
+      expect(page.html, bad).toContain('role="alert"');
     }
   });
 });
