@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
-import { browserAvailable, launchChromium } from '../support/browser';
+import { browserAvailable, launchChromium, watchedPage } from '../support/browser';
 import { Receiver, verify } from '../support/receiver';
 import { bannerKeys, cleanup, http, type Server, startServe, tempDir } from '../support/spawn';
 
@@ -20,7 +20,7 @@ let chrome: Browser;
 let receiver: Receiver;
 let key: string;
 /** What went wrong on the pages of the current test: dialogs, console errors, failed loads. */
-let problems: string[] = [];
+const problems: string[] = [];
 
 beforeAll(async () => {
   if (!browser) {
@@ -44,30 +44,12 @@ afterAll(async () => {
 });
 
 afterEach(() => {
-  const seen = problems;
-  problems = [];
+  const seen = [...problems];
+  problems.length = 0;
   expect(seen, 'dialogs, console errors or failed loads on the pages').toEqual([]);
 });
 
-async function watchedPage(): Promise<Page> {
-  const page = await chrome.newPage({ viewport: { width: 1280, height: 800 } });
-  page.on('dialog', (dialog) => {
-    problems.push(`dialog: ${dialog.message()}`);
-    void dialog.dismiss();
-  });
-  page.on('console', (msg) => {
-    if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) {
-      problems.push(`console error on ${page.url()}: ${msg.text()}`);
-    }
-  });
-  page.on('response', (res) => {
-    // Every failed load counts, /favicon.ico's too: the layout names an icon so none is asked for.
-    if (res.status() >= 400) {
-      problems.push(`${res.status()} for ${res.url()} on ${page.url()}`);
-    }
-  });
-  return page;
-}
+const watched = (): Promise<Page> => watchedPage(chrome, problems);
 
 async function api(method: string, path: string, body?: unknown, status = 200) {
   const res = await http(`${svc.url}${path}`, { method, key, body });
@@ -108,7 +90,7 @@ test.skipIf(!browser)(
       .poll(async () => (await deliveries(hook.id))[0]?.attempts[0]?.status_code, WAIT)
       .toBe(500);
 
-    const page = await watchedPage();
+    const page = await watched();
     await page.goto(`${svc.url}/inspector/webhooks/${hook.id}`);
     const sections = page.locator('section.delivery');
     expect(await sections.count()).toBe(1);
@@ -162,7 +144,7 @@ test.skipIf(!browser)(
       .body;
     expect(sent.view_url).toBe(`${svc.url}/view/estimates/${draft?.id}`);
 
-    const page = await watchedPage();
+    const page = await watched();
     await page.goto(sent.view_url);
     const tier = page.locator('input[name=selected_tier]').last();
     const chosen = await tier.getAttribute('value');
@@ -202,7 +184,7 @@ test.skipIf(!browser)(
     expect(invoice.payment_url).toBe(`${svc.url}/pay/${draft.id}`);
     const before = (await api('GET', `/v1/jobs/${job.id}`)).balance_due;
 
-    const page = await watchedPage();
+    const page = await watched();
     await page.goto(invoice.payment_url);
     expect(await page.inputValue('input[name=amount]')).toBe('640.00');
     await page.fill('input[name=card_name]', 'Ada Lovelace');

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
-import { browserAvailable, launchChromium } from '../support/browser';
+import { browserAvailable, launchChromium, watchedPage } from '../support/browser';
 import { bannerKeys, cleanup, http, type Server, startServe, tempDir } from '../support/spawn';
 
 // Skipped where Debian's Chromium is not installed; .ci/run installs it and requires it.
@@ -20,7 +20,7 @@ let chrome: Browser;
 let key: string;
 let workspaceId: string;
 /** What went wrong on the pages of the current test: dialogs, console errors, CSP violations. */
-let problems: string[] = [];
+const problems: string[] = [];
 
 beforeAll(async () => {
   if (!browser) {
@@ -43,47 +43,19 @@ afterAll(async () => {
 });
 
 afterEach(() => {
-  const seen = problems;
-  problems = [];
+  const seen = [...problems];
+  problems.length = 0;
   expect(seen, 'dialogs, console errors or CSP violations on the pages').toEqual([]);
 });
 
-/** A fresh page whose dialogs, console errors and CSP violations land in `problems`. */
-async function watchedPage(): Promise<Page> {
-  const page = await chrome.newPage({ viewport: { width: 1280, height: 800 } });
-  page.on('dialog', (dialog) => {
-    problems.push(`dialog (${dialog.type()}): ${dialog.message()}`);
-    void dialog.dismiss();
-  });
-  page.on('console', (msg) => {
-    // a failed load is reported by its address below
-    if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) {
-      problems.push(`console error on ${page.url()}: ${msg.text()}`);
-    }
-  });
-  page.on('response', (res) => {
-    // Every failed load counts, /favicon.ico's too: the layout names an icon so none is asked for.
-    if (res.status() >= 400) {
-      problems.push(`${res.status()} for ${res.url()} on ${page.url()}`);
-    }
-  });
-  page.on('pageerror', (err) => problems.push(`uncaught on ${page.url()}: ${err.message}`));
-  // An init script runs outside the page's CSP; it reports violations as console errors too.
-  // (Scripts run in the page are strings: the tests are type-checked without the DOM's types.)
-  await page.addInitScript({
-    content: `document.addEventListener('securitypolicyviolation', (e) => {
-      console.error('CSP violation: ' + e.violatedDirective + ' blocked ' + e.blockedURI);
-    });`,
-  });
-  return page;
-}
+const watched = (): Promise<Page> => watchedPage(chrome, problems);
 
 const bodyText = (page: Page): Promise<string> => page.evaluate('document.body.innerText');
 
 test.skipIf(!browser)(
   'the dashboard leads to the workspace, and a job’s url from GET /v1/jobs opens a page with its name',
   async () => {
-    const page = await watchedPage();
+    const page = await watched();
     await page.goto(`${svc.url}/`);
     const name = (await http(`${svc.url}/__admin/workspaces`)).body.data.find(
       (w: { id: string }) => w.id === workspaceId,
@@ -110,7 +82,7 @@ test.skipIf(!browser)(
 test.skipIf(!browser)(
   'a call made after the request log opened appears in it live, without a reload',
   async () => {
-    const page = await watchedPage();
+    const page = await watched();
     await page.goto(`${svc.url}/inspector/requests`);
     // The stream is open once the badge says live: a call made now is one the page must get.
     await page.waitForSelector('[data-live-state]:text("live")', WAIT);
@@ -142,7 +114,7 @@ test.skipIf(!browser)(
       body: { first_name: XSS, last_name: 'Tester', type: 'homeowner' },
     });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
-    const page = await watchedPage();
+    const page = await watched();
     await page.goto(made.body.url);
     expect(await page.textContent('h1')).toContain(XSS);
     await page.goto(`${svc.url}/workspaces/${workspaceId}`);
@@ -161,7 +133,7 @@ test.skipIf(!browser)(
 test.skipIf(!browser)(
   'the main pages load with no console error and no CSP violation',
   async () => {
-    const page = await watchedPage();
+    const page = await watched();
     const job = (await http(`${svc.url}/v1/jobs?limit=1`, { key })).body.data[0];
     for (const path of [
       '/',
@@ -192,7 +164,7 @@ test.skipIf(!browser)(
     }`);
     await expect.poll(() => problems.join('\n'), WAIT).toContain('CSP violation: script-src');
     expect(await page.evaluate("'ranInline' in window")).toBe(false);
-    problems = [];
+    problems.length = 0;
     await page.close();
   },
   30_000,
@@ -202,7 +174,7 @@ test.skipIf(!browser)(
 test.skipIf(!browser)(
   'Advance a day on /inspector/clock moves the clock a day and the page shows the new time',
   async () => {
-    const page = await watchedPage();
+    const page = await watched();
     await page.goto(`${svc.url}/inspector/clock`);
     const before = Date.parse((await page.textContent('#now')) ?? '');
     expect(Number.isNaN(before)).toBe(false);
