@@ -38,6 +38,7 @@ function layout(title: string, nonce: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
 <title>${escapeHtml(title)}</title>
 <style nonce="${nonce}">${STYLE}</style></head><body>
 ${body}

@@ -129,7 +129,8 @@ function guard(c: Context<AppEnv>): string {
   c.header('X-Frame-Options', 'DENY');
   c.header(
     'Content-Security-Policy',
-    `default-src 'none'; style-src 'nonce-${pageNonce}'; base-uri 'none'; frame-ancestors 'none'`,
+    // img-src data: for the empty icon the page names, so the browser asks for no /favicon.ico
+    `default-src 'none'; style-src 'nonce-${pageNonce}'; img-src data:; base-uri 'none'; frame-ancestors 'none'`,
   );
   c.header('Cache-Control', 'no-store');
   c.header('Referrer-Policy', 'no-referrer');

@@ -37,3 +37,22 @@ describe('addresses the web app does not have', () => {
     }
   });
 });
+
+describe('the edges a second outside review found', () => {
+  const h = harness();
+
+  test('/inspector/ is no address: a 404 page, not a 405 that allows what it refuses', async () => {
+    const page = await h.app.request('/inspector/', asBrowser);
+    expect(page.status).toBe(404);
+    const post = await h.app.request('/inspector', { method: 'POST' });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
+  });
+
+  test('the consent page names an empty icon and its policy lets it load', async () => {
+    const res = await h.app.request('/oauth/authorize');
+    const html = await res.text();
+    expect(html).toContain('<link rel="icon" href="data:,">');
+    expect(res.headers.get('content-security-policy')).toContain('img-src data:');
+  });
+});

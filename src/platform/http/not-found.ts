@@ -6,14 +6,17 @@ import { errorResponse } from '../errors/handler';
 type Pattern = { regex: RegExp; method: string };
 
 function compile(app: Hono<AppEnv>): Pattern[] {
-  return app.routes
-    .filter((route) => route.method !== 'ALL')
-    .map((route) => ({
-      method: route.method,
-      regex: new RegExp(
-        `^${route.path.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\/:[^/]+/g, '/[^/]+')}$`,
-      ),
-    }));
+  return (
+    app.routes
+      // A wildcard route is a middleware on a method (a form-size guard), not an address.
+      .filter((route) => route.method !== 'ALL' && !route.path.includes('*'))
+      .map((route) => ({
+        method: route.method,
+        regex: new RegExp(
+          `^${route.path.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\/:[^/]+/g, '/[^/]+')}$`,
+        ),
+      }))
+  );
 }
 
 // spec, Errors: a known path with the wrong verb is 405 method_not_allowed (with Allow); any

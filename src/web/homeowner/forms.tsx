@@ -46,7 +46,7 @@ function Refused({ what }: { what: string }) {
 
 export const refused = (c: Context<AppEnv>) =>
   c.html(
-    <Refused what="This form did not come from the page svc showed, or that page has been open too long." />,
+    <Refused what="This form did not come from the page we showed, or that page has been open too long: open the link again." />,
     403,
   );
 

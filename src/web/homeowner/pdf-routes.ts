@@ -32,7 +32,7 @@ export function pdfRoutes(rt: Platform) {
     .get('/estimates/:id/pdf', (c) => {
       const e = estimate(c);
       if (!e) {
-        return notFoundPage(c, 'estimate');
+        return notFoundPage(c, 'estimate', 'homeowner');
       }
       const doc = estimateDoc(e.ctx, e.rec);
       return sendPdf(
@@ -45,7 +45,7 @@ export function pdfRoutes(rt: Platform) {
       const e = estimate(c);
       // spec: signed_pdf_url is null until the estimate is signed; so is the document.
       if (!e || e.rec.signed_at === null) {
-        return notFoundPage(c, 'signed estimate');
+        return notFoundPage(c, 'signed estimate', 'homeowner');
       }
       const doc = estimateDoc(e.ctx, e.rec);
       return sendPdf(
@@ -58,7 +58,7 @@ export function pdfRoutes(rt: Platform) {
       const held = lookup(rt, 'invoices', c.req.param('id'), appUrlFor(rt.config, c.req.url));
       const rec = held && found(() => getInvoice(held.ctx, held.rec.id));
       if (!held || !rec) {
-        return notFoundPage(c, 'invoice');
+        return notFoundPage(c, 'invoice', 'homeowner');
       }
       const doc = invoiceDoc(held.ctx, rec);
       return sendPdf(c, doc.number, writePdf(`Invoice ${doc.number}`, invoiceBlocks(doc)));
