@@ -1,5 +1,4 @@
 import { z } from '@hono/zod-openapi';
-import { timestamp } from '../platform/openapi/schemas';
 
 // decisions.md, Snapshots: a workspace's snapshot is svc's own output. The frame, the ids and the
 // references svc follows are checked; the records are taken as svc wrote them.
@@ -31,6 +30,9 @@ export const StoredRecordSchema = z
     additionalProperties: true,
     description: 'A record as svc stores it',
   });
+
+// Instants a snapshot carries are ISO date-times, as svc writes them.
+const timestamp = () => z.iso.datetime().openapi({ format: 'date-time' });
 
 const CollectionName = z
   .string()
