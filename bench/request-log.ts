@@ -14,7 +14,11 @@ import { BIN, ensureBuilt, start } from './server-process';
 const CALLS = Number(process.env.BENCH_CALLS ?? 20_000);
 const MiB = 2 ** 20;
 
-const sizeOf = (path: string) => stat(path).then((s) => s.size, () => 0);
+const sizeOf = (path: string) =>
+  stat(path).then(
+    (s) => s.size,
+    () => 0,
+  );
 const linesOf = (path: string) =>
   readFile(path).then(
     (bytes) => bytes.reduce((n, byte) => n + (byte === 10 ? 1 : 0), 0),
@@ -65,9 +69,11 @@ async function main(): Promise<void> {
     const count = lines.reduce((a, b) => a + b, 0);
     const budgetArg = extra[extra.indexOf('--request-log-max-bytes') + 1];
     const budget = extra.includes('--request-log-max-bytes') ? budgetArg : '64MB (default)';
-    console.log(`svc serve ${extra.join(' ') || '(defaults)'}; data file ${(
-      (await sizeOf(data)) / MiB
-    ).toFixed(1)} MB`);
+    console.log(
+      `svc serve ${extra.join(' ') || '(defaults)'}; data file ${(
+        (await sizeOf(data)) / MiB
+      ).toFixed(1)} MB`,
+    );
     console.log(
       `${run.requests.sent} calls of GET /v1/jobs?limit=200 in ${seconds.toFixed(1)} s ` +
         `(${run.non2xx} not 2xx)`,

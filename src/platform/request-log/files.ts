@@ -93,7 +93,14 @@ export class LogFiles {
 
   async #read(each: (bytes: Buffer, start: number, end: number, place: Place) => void) {
     const older = `${this.#file}.1`;
-    const sizes = await Promise.all([older, this.#file].map((p) => stat(p).then((s) => s.size, () => 0)));
+    const sizes = await Promise.all(
+      [older, this.#file].map((p) =>
+        stat(p).then(
+          (s) => s.size,
+          () => 0,
+        ),
+      ),
+    );
     // Files a run with a bigger budget (or none, before there was one) left: what would take the
     // two past this budget goes, the older first, unread. Kept, they would hold it exceeded until
     // two rotations later; rewriting them to fit would copy what the budget is there to bound.
