@@ -1,5 +1,5 @@
 // The request log's export and svc replay, measured (issue 18). A svc with a full log (20,000
-// entries whose answers are the 16 KB the log keeps of a page of jobs) answers
+// entries whose answers are what the log keeps of a page of jobs: 4 KB since issue 21) answers
 // `GET /__admin/requests?format=jsonl`: the time it takes, and how much the server's peak memory
 // (VmRSS, sampled) grew while it did, against paging the same log with `?limit=200`. Then `svc replay`
 // sends a recorded session of writes to a second svc: requests a second. Prints its figures; the
@@ -115,7 +115,7 @@ async function main(): Promise<void> {
         amount: ENTRIES,
       });
       console.log(
-        `log filled: ${filled.requests.sent} reads of a page of 50 jobs (each kept as 16 KB)`,
+        `log filled: ${filled.requests.sent} reads of a page of 50 jobs (each kept as 4 KB, within the log's 64 MB)`,
       );
       await exportFigures(a);
       await replayFigures(a, b, dir);

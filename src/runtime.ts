@@ -9,7 +9,7 @@ import { FileStorage, filesDirOf } from './platform/files/storage';
 import { Idempotency } from './platform/idempotency';
 import { Cursors } from './platform/paging';
 import { RateLimiter } from './platform/rate-limit';
-import { RequestLog } from './platform/request-log';
+import { DEFAULT_MAX_BYTES, RequestLog } from './platform/request-log';
 import { watchDueWork } from './resources/due';
 import { watchDeletions } from './resources/recoverable';
 import type { Rec, Store } from './store';
@@ -46,6 +46,7 @@ export const defaultConfig = (overrides: Partial<Config> = {}): Config => ({
   webhookTimeoutMs: TIMEOUT_MS,
   fileFetchTimeoutMs: 10_000,
   cors: '*',
+  requestLogMaxBytes: DEFAULT_MAX_BYTES,
   log: (line) => process.stderr.write(`${line}\n`),
   ...overrides,
 });
@@ -97,7 +98,13 @@ export function createRuntime(
   };
   const rt: Runtime = {
     ...platform,
-    requestLog: new RequestLog(clock, scheduler, requestLogFile, config.log),
+    requestLog: new RequestLog(
+      clock,
+      scheduler,
+      requestLogFile,
+      config.log,
+      config.requestLogMaxBytes,
+    ),
     idempotency: new Idempotency(platform),
     deliveries: new DeliveryWorker(platform),
   };

@@ -58,4 +58,28 @@ export function parseCors(text: string): '*' | 'off' | string[] {
   return origins;
 }
 
+const UNITS: Record<string, number> = { '': 1, b: 1, k: 2 ** 10, m: 2 ** 20, g: 2 ** 30 };
+/** The smallest byte budget of the request log: a few dozen lines of 16 KB answers. */
+export const MIN_LOG_BYTES = 2 ** 20;
+
+/**
+ * `--request-log-max-bytes`: bytes (`67108864`), or with a unit (`64MB`, `512KB`, `1GB`; K, KB and
+ * KiB alike count in 1024s, as a MB does everywhere in svc), at least 1 MB; or "off" (the lines
+ * cap alone). Not 0: the spec keeps calls 14 days, so "no log" is no setting.
+ */
+export function parseLogBytes(text: string): number | 'off' {
+  if (text === 'off') {
+    return 'off';
+  }
+  const m = /^(\d+)(?:([kmg])(?:i?b)?|(b))?$/i.exec(text.trim());
+  const unit = (m?.[2] ?? m?.[3] ?? '').toLowerCase();
+  const n = m ? Number(m[1]) * (UNITS[unit] ?? Number.NaN) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < MIN_LOG_BYTES) {
+    throw new InvalidArgumentError(
+      'give a size of 1MB or more (bytes, or with KB, MB or GB: 64MB) or "off"',
+    );
+  }
+  return n;
+}
+
 export const DEFAULT_DATA = './.svc/data.json';

@@ -1,10 +1,18 @@
 import type { Command } from 'commander';
 import { keyHashExists } from '../platform/auth';
 import { API_REVISION } from '../platform/openapi/document';
+import { DEFAULT_MAX_BYTES } from '../platform/request-log';
 import { defaultConfig } from '../runtime';
 import { type SeededWorkspace, seededKeys } from '../seed';
 import { startServer } from '../server';
-import { DEFAULT_DATA, parseCors, parseMillis, parsePort, parseRateLimit } from './options';
+import {
+  DEFAULT_DATA,
+  parseCors,
+  parseLogBytes,
+  parseMillis,
+  parsePort,
+  parseRateLimit,
+} from './options';
 
 export interface Hooks {
   /** Called once the server is warm: bin/svc.cjs saves V8's code cache then. */
@@ -20,6 +28,8 @@ interface ServeFlags {
   rateLimit: number | 'off';
   webhookCoalesceMs: number;
   cors: '*' | 'off' | string[];
+  /** Absent: the default (64 MiB), shown in the help as "64MB" rather than as bytes. */
+  requestLogMaxBytes?: number | 'off';
 }
 
 export function serveCommand(program: Command, hooks: Hooks): void {
@@ -52,6 +62,11 @@ export function serveCommand(program: Command, hooks: Hooks): void {
       parseMillis,
       1000,
     )
+    .option(
+      '--request-log-max-bytes <size|off>',
+      'disk the request log may take, both its files together (512KB, 1GB, bytes), or "off" (default: 64MB)',
+      parseLogBytes,
+    )
     .addHelpText(
       'after',
       '\nExample:\n  svc serve --port 4010 --data ./.svc/data.json\n  curl -H "Authorization: Bearer <write key>" http://127.0.0.1:4010/v1/ping',
@@ -72,6 +87,10 @@ async function serve(flags: ServeFlags, hooks: Hooks): Promise<void> {
         allowLocalTargets: flags.allowLocalTargets,
         webhookCoalesceMs: flags.webhookCoalesceMs,
         cors: flags.cors === 'off' ? null : flags.cors,
+        requestLogMaxBytes:
+          flags.requestLogMaxBytes === 'off'
+            ? null
+            : (flags.requestLogMaxBytes ?? DEFAULT_MAX_BYTES),
       }),
     });
   } catch (err) {

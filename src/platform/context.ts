@@ -33,6 +33,11 @@ export interface Config {
   fileFetchTimeoutMs: number;
   /** Which origins a browser app may call /v1 from (`--cors`); null answers no CORS at all. */
   cors: CorsOrigins | null;
+  /**
+   * The request log's byte budget, both files together (`--request-log-max-bytes`; decisions.md,
+   * Request log); null: the lines cap alone.
+   */
+  requestLogMaxBytes: number | null;
   /** Where operator-facing lines (faults, warnings) go. */
   log: (line: string) => void;
   /**

@@ -1,4 +1,4 @@
-import { type FileHandle, open, readFile, rename, unlink } from 'node:fs/promises';
+import { type FileHandle, open, readFile, rename, stat, unlink } from 'node:fs/promises';
 
 /** Where a line is: the file generation it went to, its byte offset and length there. */
 export interface Place {
@@ -7,8 +7,6 @@ export interface Place {
   length: number;
 }
 
-/** The generation of a line not yet handed to a write: its offset is within the chunk. */
-const UNPLACED = -1;
 /** The generation of a line whose write failed: it is nowhere. */
 const LOST = -2;
 
@@ -16,49 +14,56 @@ const LOST = -2;
 export const MAX_LINES = 20_000;
 
 const CHUNK = 1 << 20;
-const NEWLINE = Buffer.from('\n');
 
 interface Batch {
   rotate: boolean;
-  segment: number;
-  buffers: Buffer[];
+  bytes: Buffer;
   places: Place[];
 }
 
 /**
  * The request log's lines on disk: `<file>` and, before it, `<file>.1`. Once `<file>` holds
- * MAX_LINES lines it becomes `<file>.1` and a new `<file>` starts: the files stay bounded and
- * nothing is ever copied. Lines are appended without fsync (docs/decisions.md).
+ * MAX_LINES lines, or the next line would take it past half the byte budget, it becomes
+ * `<file>.1` and a new `<file>` starts: the two stay within the budget and nothing is ever copied.
+ * Lines are appended without fsync (docs/decisions.md).
  *
- * A line is encoded into a chunk of memory the moment it is added, its place known at once;
- * chunks go to the file in batches. Strings kept until their write came round survived a
- * collection or two, and copying them there cost more than writing them.
+ * A line is encoded into a chunk of memory the moment it is added, and placed then (its
+ * generation and offset are known at once, so the owner learns of a rotation as it happens and
+ * drops the entries it took away); chunks go to the file in batches. Strings kept until their
+ * write came round survived a collection or two, and copying them there cost more than writing
+ * them. Placing at once needs the files' sizes: the owner adds no line before load() is done.
  */
 export class LogFiles {
   readonly #file: string;
   readonly #failed: (err: unknown) => void;
+  /** Both files together; null: no byte budget, the lines cap alone. */
+  readonly #budget: number | null;
   /** File work, one step at a time: writes, rotations, deletions and reads never interleave. */
   #steps: Promise<void> = Promise.resolve();
   /** Kept open between writes; reopened after a rotation. */
   #handle: FileHandle | undefined;
   /**
-   * The generation `<file>` holds, its size and line count, as of the last step run (they are
-   * read and changed only in steps); `<file>.1` holds the one before. Generations count from 0,
-   * `<file>.1`'s at start.
+   * The generation `<file>` holds, its size and line count, once every line added so far is
+   * written (placement changes them, at once); `<file>.1` holds the one before, `#older` bytes.
+   * Generations count from 0, `<file>.1`'s at start.
    */
   #segment = 1;
   #size = 0;
   #lines = 0;
+  #older = 0;
   /** The file ends in a line cut short by a crash: the next line starts on a line of its own. */
   #cut = false;
+  /** The next batch starts a new generation: `<file>` is renamed before it is written. */
+  #rotate = false;
   #loaded: Promise<void> | undefined;
   #broken = false;
   #chunk = Buffer.allocUnsafe(CHUNK);
   #used = 0;
   #pending: Place[] = [];
 
-  constructor(file: string, failed: (err: unknown) => void) {
+  constructor(file: string, failed: (err: unknown) => void, budget: number | null = null) {
     this.#file = file;
+    this.#budget = budget;
     this.#failed = (err) => {
       this.#broken = true;
       failed(err);
@@ -75,6 +80,11 @@ export class LogFiles {
     return this.#used;
   }
 
+  /** The oldest generation still on disk (or about to be): a line placed before it is gone. */
+  get oldest(): number {
+    return this.#segment - 1;
+  }
+
   /** Reads both files once, calling `each` for every whole line, oldest first. */
   load(each: (bytes: Buffer, start: number, end: number, place: Place) => void): Promise<void> {
     this.#loaded ??= this.#read(each).catch(this.#failed);
@@ -82,11 +92,35 @@ export class LogFiles {
   }
 
   async #read(each: (bytes: Buffer, start: number, end: number, place: Place) => void) {
+    const older = `${this.#file}.1`;
+    const sizes = await Promise.all(
+      [older, this.#file].map((p) =>
+        stat(p).then(
+          (s) => s.size,
+          () => 0,
+        ),
+      ),
+    );
+    // Files a run with a bigger budget (or none, before there was one) left: what would take the
+    // two past this budget goes, the older first, unread. Kept, they would hold it exceeded until
+    // two rotations later; rewriting them to fit would copy what the budget is there to bound.
+    if (this.#budget !== null) {
+      const [was = 0, now = 0] = sizes;
+      if (was > 0 && was + now > this.#budget) {
+        await unlink(older).catch(() => {});
+        sizes[0] = 0;
+      }
+      if (now > this.#budget) {
+        await unlink(this.#file).catch(() => {});
+        sizes[1] = 0;
+      }
+    }
     for (const [path, segment] of [
-      [`${this.#file}.1`, 0],
+      [older, 0],
       [this.#file, 1],
     ] as const) {
-      const bytes = await readFile(path).catch(() => Buffer.alloc(0));
+      const bytes =
+        sizes[segment] === 0 ? Buffer.alloc(0) : await readFile(path).catch(() => Buffer.alloc(0));
       let start = 0;
       let lines = 0;
       for (let end = bytes.indexOf(10); end !== -1; end = bytes.indexOf(10, start)) {
@@ -94,7 +128,9 @@ export class LogFiles {
         lines += 1;
         start = end + 1;
       }
-      if (segment === 1) {
+      if (segment === 0) {
+        this.#older = bytes.length;
+      } else {
         this.#size = bytes.length;
         this.#lines = lines;
         this.#cut = start < bytes.length;
@@ -107,7 +143,7 @@ export class LogFiles {
     if (this.#broken) {
       return undefined;
     }
-    let most = 1;
+    let most = 2; // a newline ending a line cut short, and this line's own
     for (const part of parts) {
       most += part.length * 3; // UTF-8 takes at most 3 bytes a UTF-16 unit
     }
@@ -117,6 +153,11 @@ export class LogFiles {
         this.#chunk = Buffer.allocUnsafe(Math.max(CHUNK, most));
       }
     }
+    if (this.#cut) {
+      this.#chunk[this.#used++] = 10;
+      this.#size += 1;
+      this.#cut = false;
+    }
     const start = this.#used;
     let at = start;
     for (const part of parts) {
@@ -124,51 +165,68 @@ export class LogFiles {
     }
     this.#chunk[at] = 10;
     this.#used = at + 1;
-    const place = { segment: UNPLACED, offset: start, length: at - start };
+    const bytes = at + 1 - start;
+    if (this.#lines > 0 && this.#full(bytes)) {
+      // The lines before this one go to the file as it is; this one starts the next generation.
+      this.#handOver(start);
+      this.#rotate = true;
+      this.#segment += 1;
+      this.#older = this.#size;
+      this.#size = 0;
+      this.#lines = 0;
+    }
+    const place = { segment: this.#segment, offset: this.#size, length: bytes - 1 };
+    this.#size += bytes;
+    this.#lines += 1;
     this.#pending.push(place);
     return place;
   }
 
+  /**
+   * Whether a line of `bytes` must start a new generation: at MAX_LINES, or when it would take
+   * `<file>` past half the budget (so the two files together stay within it), or the two past the
+   * whole (a `<file>.1` left bigger by an earlier run goes at the next rotation, not two later).
+   */
+  #full(bytes: number): boolean {
+    if (this.#lines >= MAX_LINES) {
+      return true;
+    }
+    if (this.#budget === null) {
+      return false;
+    }
+    const size = this.#size + bytes;
+    return size > this.#budget / 2 || this.#older + size > this.#budget;
+  }
+
   /** Hands the lines added so far to a write. */
   flush(): void {
-    if (this.#used === 0) {
+    this.#handOver(this.#used);
+  }
+
+  /** Hands the chunk's first `end` bytes (the lines pending but the one after them) to a write. */
+  #handOver(end: number): void {
+    if (end === 0) {
       return;
     }
-    const bytes = this.#chunk.subarray(0, this.#used);
-    const places = this.#pending;
+    // Every line pending is in those bytes: the one after them (see add) is not pending yet.
+    const batch: Batch = {
+      rotate: this.#rotate,
+      bytes: this.#chunk.subarray(0, end),
+      places: this.#pending,
+    };
     // The rest of the chunk takes the next lines; the write holds on to what it was given.
-    this.#chunk = this.#chunk.subarray(this.#used);
-    this.#used = 0;
+    this.#chunk = this.#chunk.subarray(end);
+    this.#used -= end;
     this.#pending = [];
-    // Placed when the step runs: steps run in order, after the files were read (the owner loads
-    // them before its first line), so each batch goes where the one before it ended.
+    this.#rotate = false;
+    // Steps run in order, after the files were read (the owner loads them before its first line),
+    // so each batch goes where it was placed.
     this.#steps = this.#steps
       .then(async () => {
         await this.#loaded;
-        await this.#write(this.#place(bytes, places));
+        await this.#write(batch);
       })
       .catch(this.#failed);
-  }
-
-  /** Gives `places` their generation and offset in the file as it is now. */
-  #place(bytes: Buffer, places: Place[]): Batch {
-    const rotate = this.#lines >= MAX_LINES;
-    if (rotate) {
-      this.#segment += 1;
-      this.#size = 0;
-      this.#lines = 0;
-      this.#cut = false;
-    }
-    const buffers = this.#cut ? [NEWLINE, bytes] : [bytes];
-    const base = this.#size + buffers.length - 1;
-    for (const place of places) {
-      place.segment = this.#segment;
-      place.offset += base;
-    }
-    this.#size = base + bytes.length;
-    this.#lines += places.length;
-    this.#cut = false;
-    return { rotate, segment: this.#segment, buffers, places };
   }
 
   async #write(batch: Batch): Promise<void> {
@@ -179,10 +237,15 @@ export class LogFiles {
       if (batch.rotate) {
         await this.#handle?.close();
         this.#handle = undefined;
-        await rename(this.#file, `${this.#file}.1`);
+        // A <file> deleted by hand has nothing to set aside.
+        await rename(this.#file, `${this.#file}.1`).catch((err: NodeJS.ErrnoException) => {
+          if (err.code !== 'ENOENT') {
+            throw err;
+          }
+        });
       }
       this.#handle ??= await open(this.#file, 'a');
-      await this.#handle.writev(batch.buffers);
+      await this.#handle.writev([batch.bytes]);
     } catch (err) {
       for (const place of batch.places) {
         place.segment = LOST;
@@ -194,12 +257,15 @@ export class LogFiles {
   /** The lines at `places`, after every write handed over; undefined where a line is gone. */
   read(places: readonly Place[]): Promise<(string | undefined)[]> {
     this.flush();
+    // Once the writes handed over so far are done, the files are as placement has them now:
+    // lines added later go to later steps.
+    const segment = this.#segment;
     const read = this.#steps.then(async () => {
       const handles = new Map<number, FileHandle>();
       try {
         const out: (string | undefined)[] = [];
         for (const place of places) {
-          out.push(await this.#readLine(place, handles));
+          out.push(await this.#readLine(place, segment, handles));
         }
         return out;
       } finally {
@@ -213,15 +279,19 @@ export class LogFiles {
     return read;
   }
 
-  async #readLine(place: Place, handles: Map<number, FileHandle>): Promise<string | undefined> {
-    // A generation before the one <file>.1 holds was rotated away.
-    if (place.segment < this.#segment - 1) {
+  async #readLine(
+    place: Place,
+    segment: number,
+    handles: Map<number, FileHandle>,
+  ): Promise<string | undefined> {
+    // A generation before the one <file>.1 holds was rotated away; a lost line was never written.
+    if (place.segment < segment - 1 || place.segment < 0) {
       return undefined;
     }
     try {
       let handle = handles.get(place.segment);
       if (!handle) {
-        const path = place.segment === this.#segment ? this.#file : `${this.#file}.1`;
+        const path = place.segment === segment ? this.#file : `${this.#file}.1`;
         handle = await open(path, 'r');
         handles.set(place.segment, handle);
       }
@@ -233,10 +303,25 @@ export class LogFiles {
     }
   }
 
-  /** After a purge: `kept` are the places of the entries still kept; a file none is in goes. */
+  /**
+   * After a purge: `kept` are the places of the entries still kept; a file none is in goes.
+   * Decided now, against placement, and done after the writes handed over: a line added later
+   * starts the emptied `<file>` afresh.
+   */
   purge(kept: readonly Place[]): Promise<void> {
     if (this.#loaded === undefined) {
       return Promise.resolve();
+    }
+    this.flush();
+    const older = !kept.some((p) => p.segment >= 0 && p.segment < this.#segment);
+    const current = this.#size > 0 && !kept.some((p) => p.segment === this.#segment);
+    if (older) {
+      this.#older = 0;
+    }
+    if (current) {
+      this.#size = 0;
+      this.#lines = 0;
+      this.#cut = false;
     }
     this.#steps = this.#steps
       .then(async () => {
@@ -244,16 +329,13 @@ export class LogFiles {
         if (this.#broken) {
           return;
         }
-        if (!kept.some((p) => p.segment >= 0 && p.segment < this.#segment)) {
+        if (older) {
           await unlink(`${this.#file}.1`).catch(() => {});
         }
-        if (this.#size > 0 && !kept.some((p) => p.segment === this.#segment)) {
+        if (current) {
           await this.#handle?.close();
           this.#handle = undefined;
           await unlink(this.#file).catch(() => {});
-          this.#size = 0;
-          this.#lines = 0;
-          this.#cut = false;
         }
       })
       .catch(this.#failed);

@@ -2,7 +2,13 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv, Platform } from '../context';
 import { cap, type LoggedResponse, type RequestLog } from './log';
 
-export { type LoggedRequest, type RequestFilter, RequestLog, requestLogFiles } from './log';
+export {
+  DEFAULT_MAX_BYTES,
+  type LoggedRequest,
+  type RequestFilter,
+  RequestLog,
+  requestLogFiles,
+} from './log';
 
 /** Methods whose requests carry a body; asking a GET for its body costs a full Request. */
 export const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

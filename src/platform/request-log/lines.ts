@@ -35,14 +35,32 @@ export type Filters = Pick<
   'id' | 'at' | 'method' | 'path' | 'status' | 'key_id' | 'workspace_id' | 'fault'
 >;
 
-const BODY_CAP = 16 * 1024;
+/** What a line keeps of a request body, and of an answer but a GET's list page (decisions.md). */
+export const BODY_CAP = 16 * 1024;
+/**
+ * What a line keeps of a GET's list page (decisions.md, Request log). Replay learns nothing from a
+ * page's body it cannot do without (a cut page's next_cursor is taken from the replayed page), and
+ * a page of 200 jobs kept at 16 KB made the log 640 MB at its 40,000 lines.
+ */
+export const LIST_CAP = 4 * 1024;
+const LIST_START = '{"object":"list"';
 
-/** A body capped at 16 KB (the line is built from it at once; nothing keeps the slice). */
-export function cap(text: string): { text: string; truncated: boolean } {
-  return text.length > BODY_CAP
-    ? { text: text.slice(0, BODY_CAP), truncated: true }
+/** A body capped at `most` characters (the line is built from it at once; nothing keeps the slice). */
+export function cap(text: string, most = BODY_CAP): { text: string; truncated: boolean } {
+  return text.length > most
+    ? { text: text.slice(0, most), truncated: true }
     : { text, truncated: false };
 }
+
+/**
+ * How much of an answer a line keeps. Only a GET's successful list page is cut to LIST_CAP: error
+ * answers stay whole (coverage reads their code, an envelope is far under 16 KB), and so does any
+ * write's answer, a list included (POST /webhooks with `events`), whose ids replay and coverage read.
+ */
+export const answerCap = (method: string, status: number, body: string): number =>
+  method === 'GET' && status >= 200 && status < 300 && body.startsWith(LIST_START)
+    ? LIST_CAP
+    : BODY_CAP;
 
 // A line starts with the filter fields, up to `query`, so that a start reads only those.
 const FILTER_END = ',"query":';
@@ -52,8 +70,8 @@ const TAIL = '\t';
 
 /**
  * A line, in parts (written one after the other, never joined): the entry as JSON, then a tab and
- * the response body (its first 16 KB) as it was sent. Escaping the body into a JSON string was most
- * of what logging a request cost, and a page of jobs cut at 16 KB is no JSON value to embed as one.
+ * the response body (as much as answerCap keeps) as it was sent. Escaping the body into a JSON
+ * string was most of what logging a request cost, and a cut page of jobs is no JSON value to embed.
  * A body holding a newline (the line's end) is escaped into `response_body` instead. The JSON is
  * written out by hand: what svc made (ids, times, the method Node accepted) needs no escaping, and
  * serialising the entry as an object was a tenth of what a small read cost.
@@ -71,7 +89,7 @@ export function lineParts(id: string, entry: NewEntry): string[] {
     `,"request_body":${JSON.stringify(entry.request_body)}` +
     `,"request_body_truncated":${entry.request_body_truncated}`;
   const sent = 'json' in entry.response ? entry.response.json : entry.response.text;
-  const body = cap(sent);
+  const body = cap(sent, answerCap(entry.method, entry.status, sent));
   if (body.text === '') {
     return [head, ',"response_body_truncated":false,"response_body":null}'];
   }

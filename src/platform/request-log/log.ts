@@ -24,6 +24,8 @@ interface Indexed extends Omit<Filters, 'at'> {
   atMs: number;
   place: Place | undefined;
   line: string | undefined;
+  /** The line's bytes when it is kept in memory (see #memoryBytes), else 0. */
+  bytes: number;
 }
 
 export interface RequestFilter {
@@ -44,6 +46,8 @@ export interface RequestFilter {
 
 const RETAIN_MS = 14 * 24 * 60 * 60 * 1000; // spec, Limits: 14 days
 export const MAX_ENTRIES = MAX_LINES;
+/** The default byte budget of the log (`svc serve --request-log-max-bytes`): 64 MiB. */
+export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 const TRIM_BATCH = 1_000;
 const PURGE_TASK = 'request-log:purge';
 // Expired entries are dropped in batches, not one by one.
@@ -64,13 +68,20 @@ export const requestLogFiles = (data: string): string[] => [
 const idOf = (n: number) => `rq_${String(n).padStart(10, '0')}`;
 
 // spec, Limits: calls made with a credential are kept 14 days. The filter fields live in memory,
-// the entries in JSON-lines files beside the data file (LogFiles). Past MAX_ENTRIES the oldest go
-// first (docs/decisions.md).
+// the entries in JSON-lines files beside the data file (LogFiles). Past MAX_ENTRIES, or once the
+// lines take more than the byte budget, the oldest go first (docs/decisions.md).
 export class RequestLog {
   readonly #clock: Clock;
   readonly #scheduler: Scheduler;
   readonly #files: LogFiles | undefined;
+  readonly #maxBytes: number | null;
+  /** In time order; those before #first are dropped already, spliced off in batches. */
   #entries: Indexed[] = [];
+  #first = 0;
+  /** The bytes of the lines kept in memory (no file, or a failed one), held within #maxBytes. */
+  #memoryBytes = 0;
+  /** The files are read: lines may be placed (LogFiles places each as it is added). */
+  #ready = false;
   /** Calls taken and not yet written down (see appendLater). */
   #queue: (() => NewEntry)[] = [];
   #flushTimer: NodeJS.Timeout | undefined;
@@ -84,19 +95,25 @@ export class RequestLog {
     scheduler: Scheduler,
     file?: string,
     log: (line: string) => void = () => {},
+    maxBytes: number | null = DEFAULT_MAX_BYTES,
   ) {
     this.#clock = clock;
     this.#scheduler = scheduler;
+    this.#maxBytes = maxBytes;
     // A log that cannot be written must not fail requests; it says so once.
     this.#files =
       file === undefined
         ? undefined
-        : new LogFiles(file, (err) => {
-            if (!this.#warned) {
-              this.#warned = true;
-              log(`svc: cannot write the request log ${file}: ${(err as Error).message}`);
-            }
-          });
+        : new LogFiles(
+            file,
+            (err) => {
+              if (!this.#warned) {
+                this.#warned = true;
+                log(`svc: cannot write the request log ${file}: ${(err as Error).message}`);
+              }
+            },
+            maxBytes,
+          );
   }
 
   /** Reads the files in the background; queries and file writes wait for it, requests never do. */
@@ -125,6 +142,9 @@ export class RequestLog {
   }
 
   readonly #drain = (): void => {
+    if (!this.#ready) {
+      return; // #read drains once the files are read
+    }
     const queue = this.#queue;
     this.#queue = [];
     for (const make of queue) {
@@ -136,6 +156,9 @@ export class RequestLog {
     const id = idOf(++this.#seq);
     const parts = lineParts(id, entry);
     const place = this.#files?.add(parts);
+    const line = place ? undefined : parts.join('');
+    const bytes = line === undefined ? 0 : Buffer.byteLength(line);
+    this.#memoryBytes += bytes;
     this.#entries.push({
       id,
       atMs: Date.parse(entry.at),
@@ -146,15 +169,13 @@ export class RequestLog {
       workspace_id: entry.workspace_id,
       fault: entry.fault,
       place,
-      line: place ? undefined : parts.join(''),
+      line,
+      bytes,
     });
     if (this.#watchers.size > 0) {
       this.#tell(this.#entries[this.#entries.length - 1] as Indexed, entry);
     }
-    // Trimmed in batches: a splice a request would copy the whole array each time.
-    if (this.#entries.length > MAX_ENTRIES + TRIM_BATCH) {
-      this.#entries.splice(0, this.#entries.length - MAX_ENTRIES);
-    }
+    this.#trim();
     if (place && this.#files) {
       if (this.#files.pendingBytes >= FLUSH_BYTES) {
         this.#flush();
@@ -164,6 +185,33 @@ export class RequestLog {
     }
     if (!this.#scheduler.has(PURGE_TASK)) {
       this.#schedulePurge();
+    }
+  }
+
+  /**
+   * Drops the oldest entries past MAX_ENTRIES, those whose lines a rotation took away (so the list
+   * and the export never name an entry they cannot answer), and those whose lines in memory take
+   * more than the byte budget. The newest entry always stays.
+   */
+  #trim(): void {
+    const oldest = this.#files?.oldest ?? 0;
+    const last = this.#entries.length - 1;
+    while (this.#first < last) {
+      const e = this.#entries[this.#first] as Indexed;
+      const over =
+        last - this.#first >= MAX_ENTRIES ||
+        (e.place !== undefined && e.place.segment < oldest) ||
+        (this.#maxBytes !== null && this.#memoryBytes > this.#maxBytes);
+      if (!over) {
+        break;
+      }
+      this.#memoryBytes -= e.bytes;
+      this.#first += 1;
+    }
+    // Spliced in batches: a splice a request would copy the whole array each time.
+    if (this.#first >= TRIM_BATCH) {
+      this.#entries.splice(0, this.#first);
+      this.#first = 0;
     }
   }
 
@@ -199,7 +247,7 @@ export class RequestLog {
     }
     const found: Indexed[] = [];
     let hasMore = false;
-    const oldest = Math.max(this.#entries.length - MAX_ENTRIES, 0);
+    const oldest = this.#first;
     // The purge runs in batches, so the 14 days are also enforced here, on every read.
     const cutoff = this.#clock.nowMs() - RETAIN_MS;
     for (let i = this.#entries.length - 1; i >= oldest; i--) {
@@ -231,7 +279,7 @@ export class RequestLog {
     this.#drain();
     const cutoff = this.#clock.nowMs() - RETAIN_MS;
     const found: Indexed[] = [];
-    for (let i = Math.max(this.#entries.length - MAX_ENTRIES, 0); i < this.#entries.length; i++) {
+    for (let i = this.#first; i < this.#entries.length; i++) {
       const entry = this.#entries[i] as Indexed;
       if (entry.atMs > cutoff && matches(entry, filter)) {
         found.push(entry);
@@ -285,16 +333,20 @@ export class RequestLog {
           atMs,
           place,
           line: undefined,
+          bytes: 0,
         });
       }
     });
-    // This run's entries (none in the file yet: writes wait for this) follow the earlier ones,
-    // and every id is given again in order.
-    this.#entries = [...earlier, ...this.#entries].slice(-MAX_ENTRIES);
+    // This run's calls wait in the queue until now (see #drain): ids follow the earlier ones.
+    this.#entries = earlier.slice(-MAX_ENTRIES);
+    this.#first = 0;
+    this.#memoryBytes = 0;
     this.#seq = 0;
     for (const entry of this.#entries) {
       entry.id = idOf(++this.#seq);
     }
+    this.#ready = true;
+    this.#drain();
     this.#schedulePurge();
   }
 
@@ -305,7 +357,7 @@ export class RequestLog {
   }
 
   #schedulePurge(): void {
-    const oldest = this.#entries[0];
+    const oldest = this.#entries[this.#first];
     if (oldest) {
       this.#scheduler.schedule(PURGE_TASK, oldest.atMs + RETAIN_MS + PURGE_BATCH_MS, () =>
         this.#purge(),
@@ -316,8 +368,13 @@ export class RequestLog {
   /** Drops expired entries; a file none of the kept entries is in is deleted. */
   async #purge(): Promise<void> {
     const cutoff = this.#clock.nowMs() - RETAIN_MS;
-    const keep = this.#entries.findIndex((e) => e.atMs > cutoff);
-    this.#entries = keep === -1 ? [] : this.#entries.slice(keep);
+    let keep = this.#first;
+    while (keep < this.#entries.length && (this.#entries[keep] as Indexed).atMs <= cutoff) {
+      this.#memoryBytes -= (this.#entries[keep] as Indexed).bytes;
+      keep += 1;
+    }
+    this.#entries = this.#entries.slice(keep);
+    this.#first = 0;
     await this.#files?.purge(this.#entries.flatMap((e) => (e.place ? [e.place] : [])));
     this.#schedulePurge();
   }

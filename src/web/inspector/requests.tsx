@@ -358,7 +358,13 @@ export function requestRoutes(ins: Inspector) {
           <pre>{pretty(entry.request_body)}</pre>
         )}
 
-        <h2>Response body{entry.response_body_truncated ? ' (first 16 KB)' : ''}</h2>
+        {/* A cut answer is as long as its cap: 16 KB, or 4 KB of a list page (decisions.md). */}
+        <h2>
+          Response body
+          {entry.response_body_truncated && entry.response_body !== null
+            ? ` (first ${Math.round(entry.response_body.length / 1024)} KB)`
+            : ''}
+        </h2>
         {entry.response_body === null ? (
           <p class="muted">None.</p>
         ) : (
