@@ -1,6 +1,7 @@
 import type { ServiceContext } from '../../platform/context';
 import { dollars, lineCents } from '../../resources/common/cents';
 import type { Line } from '../../resources/common/line-items';
+import { fullName } from '../../resources/contacts/present';
 import type { Contact } from '../../resources/contacts/schema';
 import { findContact } from '../../resources/contacts/service';
 import { estimateFigures } from '../../resources/estimates/figures';
@@ -71,8 +72,9 @@ const lineView = (l: Line): LineView => ({
   taxable: l.taxable,
 });
 
-const fullName = (c: Contact | undefined): string | null =>
-  c ? [c.first_name, c.last_name].filter((p) => p).join(' ') || c.company || null : null;
+/** A contact's name as the API works it out, else its company. */
+const nameOf = (c: Contact | undefined): string | null =>
+  c ? (fullName(c) ?? c.company ?? null) : null;
 
 /** A street address on one line: street, city, state and ZIP, leaving out what is unknown. */
 export function addressLine(
@@ -89,7 +91,7 @@ export function estimateDoc(ctx: ServiceContext, e: Estimate): EstimateDoc {
   const figures = estimateFigures(e);
   return {
     company: ctx.workspace.name,
-    customer: fullName(job?.homeowner_id ? findContact(ctx, job.homeowner_id) : undefined),
+    customer: nameOf(job?.homeowner_id ? findContact(ctx, job.homeowner_id) : undefined),
     address: job ? addressLine(job) : null,
     number: e.estimate_number ?? e.id,
     title: e.title ?? 'Estimate',
@@ -124,7 +126,7 @@ export function invoiceDoc(ctx: ServiceContext, inv: Invoice): InvoiceDoc {
   const money = (v: bigint | null) => (v === null ? null : dollars(v));
   return {
     company: ctx.workspace.name,
-    customer: fullName(contact),
+    customer: nameOf(contact),
     address: job ? addressLine(job) : contact ? addressLine(contact) : null,
     number: inv.invoice_number ?? inv.id,
     title: inv.title,

@@ -6,7 +6,7 @@ import { notFoundPage } from '../ui/not-found';
 import { type Deps, recordOf } from './deps';
 import { Lines } from './estimate';
 import { Crumbs, DeletedJobNotice, JobLink } from './on-job';
-import { Badge, Empty, Facts, money, pathOf, text, when } from './parts';
+import { Badge, contactName, Empty, Facts, money, pathOf, text, when } from './parts';
 import { invoiceTone } from './tones';
 
 // GET {app_url}/invoices/{id}: an invoice with its figures as GET shows them, its lines and the
@@ -39,15 +39,7 @@ export function invoicePage(deps: Deps) {
               ['Job', <JobLink ctx={ctx} jobId={rec.job_id} />],
               [
                 'Bills',
-                contact ? (
-                  <a href={`/contacts/${contact.id}`}>
-                    {[contact.first_name, contact.last_name].filter((p) => p).join(' ') ||
-                      contact.company ||
-                      'Unnamed contact'}
-                  </a>
-                ) : (
-                  '—'
-                ),
+                contact ? <a href={`/contacts/${contact.id}`}>{contactName(contact)}</a> : '—',
               ],
               ['Purpose', text(out.purpose)],
               [

@@ -11,6 +11,7 @@ import { stagesOf } from '../../resources/pipelines/service';
 import { presentTask } from '../../resources/tasks/present';
 import type { WorkspaceCollections } from '../../store';
 import { type Moment, timelineOf } from './job-timeline';
+import { contactName } from './parts';
 
 // What a job's page shows, read through the families' own presenters (the same figures GET /v1
 // answers), each list a scan of the job's workspace only.
@@ -59,12 +60,9 @@ function people(ctx: ServiceContext, job: Job): PersonOnJob[] {
     if (!contact) {
       return [];
     }
-    const name =
-      [contact.first_name, contact.last_name].filter((p) => p).join(' ') ||
-      contact.company ||
-      contact.email ||
-      'Unnamed contact';
-    return [{ role, id: contact.id, name, deleted: contact.deleted_at !== null }];
+    return [
+      { role, id: contact.id, name: contactName(contact), deleted: contact.deleted_at !== null },
+    ];
   });
 }
 

@@ -5,7 +5,7 @@ import { Page } from '../ui/layout';
 import { notFoundPage } from '../ui/not-found';
 import { type Deps, recordOf } from './deps';
 import { Crumbs, DeletedJobNotice, JobLink } from './on-job';
-import { Badge, Facts, text, when } from './parts';
+import { Badge, contactName, Facts, text, when } from './parts';
 
 // GET {app_url}/tasks/{id}: a task or an appointment.
 
@@ -38,15 +38,7 @@ export function taskPage(deps: Deps) {
               ['Job', <JobLink ctx={ctx} jobId={rec.job_id} />],
               [
                 'Contact',
-                contact ? (
-                  <a href={`/contacts/${contact.id}`}>
-                    {[contact.first_name, contact.last_name].filter((p) => p).join(' ') ||
-                      contact.company ||
-                      'Unnamed contact'}
-                  </a>
-                ) : (
-                  '—'
-                ),
+                contact ? <a href={`/contacts/${contact.id}`}>{contactName(contact)}</a> : '—',
               ],
               ['Appointment', text(out.appointment_type)],
               ['Due', text(out.due_date)],

@@ -5,7 +5,7 @@ import type { Stage } from '../../resources/pipelines/schema';
 import { listPipelines, stagesOf } from '../../resources/pipelines/service';
 import type { WorkspaceCollections } from '../../store';
 import type { Name } from '../../store/collections';
-import { money, text, when } from './parts';
+import { contactName, money, text, when } from './parts';
 
 // What a workspace's page shows: its boards, and the newest records of each kind with how many
 // the API shows, read in one pass over each collection of this workspace only.
@@ -81,8 +81,7 @@ export function sections(ctx: ServiceContext): Section[] {
       coll: 'contacts',
       row: (c) => ({
         href: `/contacts/${c.id}`,
-        label:
-          [c.first_name, c.last_name].filter((p) => p).join(' ') || c.company || 'Unnamed contact',
+        label: contactName(c),
         detail: c.type,
         at: c.created_at,
       }),
@@ -172,8 +171,7 @@ export function trash(ctx: ServiceContext): Row[] {
     })),
     ...contacts.map((c) => ({
       href: `/contacts/${c.id}`,
-      label:
-        [c.first_name, c.last_name].filter((p) => p).join(' ') || c.company || 'Unnamed contact',
+      label: contactName(c),
       detail: `contact, deleted ${when(c.deleted_at)}`,
       at: c.deleted_at ?? c.created_at,
     })),
