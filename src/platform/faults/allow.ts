@@ -1,7 +1,6 @@
+import { type RoutePattern, routePatterns } from '../http/routes';
 /** The methods a path is served with, HEAD with GET; none when the path is no route. */
 export type MethodsAt = (path: string) => string[];
-
-type Pattern = { regex: RegExp; method: string; fixed: boolean };
 
 /**
  * decisions.md, Faults: a faulted 405 says `Allow`, as a real one does (src/platform/http/
@@ -13,17 +12,9 @@ export function routeMethods(
   app: { routes: readonly { method: string; path: string }[] },
   mount = '',
 ): MethodsAt {
-  let patterns: Pattern[] | undefined;
+  let patterns: RoutePattern[] | undefined;
   return (path) => {
-    patterns ??= app.routes
-      .filter((route) => route.method !== 'ALL' || !/[:*]/.test(route.path))
-      .map((route) => ({
-        method: route.method,
-        fixed: !/[:*]/.test(route.path),
-        regex: new RegExp(
-          `^${mount}${route.path.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\/:[^/]+/g, '/[^/]+')}$`,
-        ),
-      }));
+    patterns ??= routePatterns(app.routes, mount).filter((p) => p.method !== 'ALL' || p.fixed);
     const fits = patterns.filter((p) => p.regex.test(path));
     const chosen = fits.some((p) => p.fixed) ? fits.filter((p) => p.fixed) : fits;
     const methods = new Set(chosen.map((p) => p.method).filter((m) => m !== 'ALL'));

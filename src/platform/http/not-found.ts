@@ -2,27 +2,17 @@ import type { Context, Hono, NotFoundHandler } from 'hono';
 import type { AppEnv } from '../context';
 import { ApiError } from '../errors';
 import { errorResponse } from '../errors/handler';
+import { type RoutePattern, routePatterns } from './routes';
 
-type Pattern = { regex: RegExp; method: string };
-
-function compile(app: Hono<AppEnv>): Pattern[] {
-  return (
-    app.routes
-      // A wildcard route is a middleware on a method (a form-size guard), not an address.
-      .filter((route) => route.method !== 'ALL' && !route.path.includes('*'))
-      .map((route) => ({
-        method: route.method,
-        regex: new RegExp(
-          `^${route.path.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\/:[^/]+/g, '/[^/]+')}$`,
-        ),
-      }))
-  );
+function compile(app: Hono<AppEnv>): RoutePattern[] {
+  // A wildcard route is a middleware on a method (a form-size guard), not an address.
+  return routePatterns(app.routes.filter((r) => r.method !== 'ALL' && !r.path.includes('*')));
 }
 
 // spec, Errors: a known path with the wrong verb is 405 method_not_allowed (with Allow); any
 // other unknown route is 404 not_found.
 export function notFoundHandler(app: Hono<AppEnv>): NotFoundHandler<AppEnv> {
-  let patterns: Pattern[] | undefined;
+  let patterns: RoutePattern[] | undefined;
   return (c: Context<AppEnv>) => {
     patterns ??= compile(app);
     const allowed = new Set(patterns.filter((p) => p.regex.test(c.req.path)).map((p) => p.method));
