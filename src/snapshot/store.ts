@@ -95,7 +95,7 @@ export async function importStore(
       const scopes = new Set([GLOBAL, ...rt.store.scopes(), ...Object.keys(snap.workspaces)]);
       for (const scope of scopes) {
         const wanted = scope === GLOBAL ? snap.global : (snap.workspaces[scope] ?? {});
-        const names = new Set([...Object.keys(rt.store.dump(scope)), ...Object.keys(wanted)]);
+        const names = new Set([...rt.store.collections(scope), ...Object.keys(wanted)]);
         const written: Written = new Map();
         for (const coll of names) {
           const keep = Object.values(wanted[coll] ?? {});

@@ -112,10 +112,7 @@ export async function restoreWorkspace(
       replace(tx, 'g', 'oauth_tokens', current.tokens, snap.oauth.tokens);
       replace(tx, 'g', 'oauth_codes', current.codes, snap.oauth.codes);
       replace(tx, 'g', 'idempotency_keys', current.idempotency, snap.idempotency);
-      const names = new Set([
-        ...Object.keys(rt.store.dump(wsId)),
-        ...Object.keys(snap.collections),
-      ]);
+      const names = new Set([...rt.store.collections(wsId), ...Object.keys(snap.collections)]);
       const written: Written = new Map();
       for (const name of names) {
         const wanted = snap.collections[name] ?? [];

@@ -243,6 +243,18 @@ export class Store implements Backing {
     return [...out];
   }
 
+  /** The collections of a scope that hold records, as committed. */
+  collections(scope: Scope): string[] {
+    this.#parse(scope);
+    const out: string[] = [];
+    for (const [name, collection] of this.#scopes.get(scope) ?? []) {
+      if (collection.byId.size > 0) {
+        out.push(name);
+      }
+    }
+    return out;
+  }
+
   /** A scope's records by collection, as committed (shared, not copied: records are immutable). */
   dump(scope: Scope): Record<string, Rec[]> {
     this.#parse(scope);
