@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
@@ -6,7 +7,11 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
 };
 
 export default defineConfig({
-  define: { SVC_VERSION: JSON.stringify(pkg.version) },
+  // SVC_DIST: compaction runs in the built worker (dist/compact-worker.cjs), as svc does.
+  define: {
+    SVC_VERSION: JSON.stringify(pkg.version),
+    SVC_DIST: JSON.stringify(fileURLToPath(new URL('./dist', import.meta.url))),
+  },
   test: {
     include: ['test/**/*.test.{ts,tsx}', 'src/**/*.test.ts'],
     testTimeout: 30_000,

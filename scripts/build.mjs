@@ -20,7 +20,22 @@ await build({
   minify: true,
   sourcemap: true,
   legalComments: 'none',
-  define: { SVC_VERSION: JSON.stringify(pkg.version) },
+  // The compaction worker is found beside the bundle (src/store/compactor.ts).
+  define: { SVC_VERSION: JSON.stringify(pkg.version), SVC_DIST: '__dirname' },
+  logLevel: 'warning',
+});
+// Compaction runs in a worker thread: its own small bundle, so the thread loads the store's
+// file code only, not the app.
+await build({
+  entryPoints: ['src/store/compact-worker.ts'],
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  outfile: 'dist/compact-worker.cjs',
+  minify: true,
+  sourcemap: true,
+  legalComments: 'none',
   logLevel: 'warning',
 });
 rmSync('dist/svc.cjs.cache', { force: true });

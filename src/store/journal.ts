@@ -19,11 +19,16 @@ export function encodeGroup(txs: readonly JournalTx[]): string {
   if (first === undefined) {
     throw new Error('empty journal group');
   }
-  const json = JSON.stringify({ s: first.seq, t: txs.map((tx) => tx.ops) });
+  // JSON.stringify({s, t}) but for a record's JSON made once already, when the write kept it.
+  const op = ([scope, coll, id, rec, text]: Op) =>
+    `[${JSON.stringify(scope)},${JSON.stringify(coll)},${JSON.stringify(id)}${
+      rec === undefined ? '' : `,${text ?? JSON.stringify(rec)}`
+    }]`;
+  const json = `{"s":${first.seq},"t":[${txs.map((tx) => `[${tx.ops.map(op).join(',')}]`).join(',')}]}`;
   return `${crc32(json).toString(16).padStart(8, '0')} ${json}\n`;
 }
 
-function decodeLine(line: string): JournalTx[] | undefined {
+export function decodeLine(line: string): JournalTx[] | undefined {
   const space = line.indexOf(' ');
   const json = line.slice(space + 1);
   if (space !== 8 || Number.parseInt(line.slice(0, 8), 16) !== crc32(json)) {

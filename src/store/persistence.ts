@@ -1,12 +1,18 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { Low } from 'lowdb';
+import { compactFiles } from './compactor';
 import { encodeGroup, Journal, type JournalTx } from './journal';
 import { acquireLock } from './lock';
 import { DurableJsonFile } from './snapshot';
 import type { DataFile, Op } from './types';
 
 const MIN_COMPACT_BYTES = 8 * 1024 * 1024;
+/**
+ * The journal is folded in once it outgrows this share of the snapshot: a fold holds the journal's
+ * changed records in memory, and a restart after a crash replays the journal, so both stay a
+ * fraction of the data; a fold copies the file, so each costs at most 4 bytes a journal byte.
+ */
+const COMPACT_SHARE = 4;
 
 interface Waiter {
   seq: number;
@@ -17,18 +23,17 @@ interface Waiter {
 // Group commit: transactions apply in memory at once and queue their ops here; one loop writes
 // everything queued as one journal line and fdatasyncs, then releases every waiter it covered.
 //
-// Compaction: when the journal outgrows the last snapshot (tying the threshold to the snapshot's
-// size keeps the amortised cost of a write O(1)), the loop takes a view of the data, sets the
-// journal aside as `<journal>.prev` and goes on appending to a fresh one, while the snapshot is
-// written in the background. Writes are never held up by a snapshot. `.prev` is deleted once the
-// snapshot is on disk; a start that finds it replays it before the journal.
+// Compaction: when the journal outgrows a share of the last snapshot (tying the threshold to the
+// snapshot's size keeps the amortised cost of a write O(1)), the loop sets the journal aside as
+// `<journal>.prev` and goes on appending to a fresh one, while a worker thread folds `.prev` into
+// the data file (fold.ts): it reads the files, not the server's records, so nothing of it runs on
+// the requests' event loop. `.prev` is deleted once the new data file is on disk; a start that
+// finds it replays it before the journal and folds it in the background.
 export class Persistence {
   readonly dataPath: string;
-  readonly #db: Low<DataFile>;
   readonly #file: DurableJsonFile;
   readonly #journal: Journal;
   readonly #release: () => void;
-  readonly #view: () => DataFile;
   #queue: JournalTx[] = [];
   #waiters: Waiter[] = [];
   #compactions: { resolve: () => void; reject: (err: Error) => void }[] = [];
@@ -36,36 +41,32 @@ export class Persistence {
   #durableSeq: number;
   #loop: Promise<void> | undefined;
   #failure: Error | undefined;
+  /** Shutting down: a fold runs flat out, nothing waits for answers any more. */
+  #closing = false;
+  #hurry: () => void = () => {};
 
   private constructor(
     dataPath: string,
     file: DurableJsonFile,
     journal: Journal,
     release: () => void,
-    view: () => DataFile,
     durableSeq: number,
   ) {
     this.dataPath = dataPath;
     this.#file = file;
-    this.#db = new Low<DataFile>(file, emptyData());
     this.#journal = journal;
     this.#release = release;
-    this.#view = view;
     this.#durableSeq = durableSeq;
   }
 
   /**
-   * Locks and reads the data file and its journals; `view` later yields the data to snapshot.
-   * `recovered` says a compaction was interrupted: the caller should compact once it has replayed.
+   * Locks and reads the data file and its journals. A journal left set aside (a compaction was
+   * cut short) is folded in again in the background, the requests meanwhile served from memory.
    */
-  static async open(
-    dataPath: string,
-    view: () => DataFile,
-  ): Promise<{
+  static async open(dataPath: string): Promise<{
     persistence: Persistence;
     data: DataFile | null;
     txs: JournalTx[];
-    recovered: boolean;
   }> {
     await mkdir(dirname(dataPath), { recursive: true });
     const release = acquireLock(dataPath);
@@ -83,8 +84,11 @@ export class Persistence {
       const seq = data?.seq ?? 0;
       const pending = txs.filter((tx) => tx.seq > seq);
       const lastSeq = pending.at(-1)?.seq ?? seq;
-      const persistence = new Persistence(dataPath, file, journal, release, view, lastSeq);
-      return { persistence, data, txs: pending, recovered: aside !== null };
+      const persistence = new Persistence(dataPath, file, journal, release, lastSeq);
+      if (aside !== null) {
+        persistence.#fold();
+      }
+      return { persistence, data, txs: pending };
     } catch (err) {
       release();
       throw err;
@@ -124,6 +128,8 @@ export class Persistence {
 
   /** Flushes and, unless the snapshot already holds everything, writes a final one. */
   async close(): Promise<void> {
+    this.#closing = true;
+    this.#hurry();
     await this.#loop;
     await this.#snapshotting;
     if (this.#journal.bytes > 0 || this.#queue.length > 0) {
@@ -168,36 +174,43 @@ export class Persistence {
 
   #wantsSnapshot(): boolean {
     const asked = this.#compactions.length > 0;
-    const outgrown = this.#journal.bytes > Math.max(MIN_COMPACT_BYTES, this.#file.bytes);
+    const outgrown =
+      this.#journal.bytes > Math.max(MIN_COMPACT_BYTES, this.#file.bytes / COMPACT_SHARE);
     return this.#snapshotting === undefined && (asked || outgrown);
   }
 
-  /** Inside the loop: take the view and set the journal aside; the writing goes on beside. */
+  /** Inside the loop: set the journal aside; the folding goes on beside. */
   async #startSnapshot(): Promise<void> {
     const asked = this.#compactions;
     this.#compactions = [];
-    const view = this.#view();
     await this.#journal.rotate(asidePath(this.dataPath));
-    this.#snapshotting = this.#writeSnapshot(view).then(
-      () => {
+    this.#fold(asked);
+  }
+
+  /** Folds the journal set aside into the data file, off this thread, then deletes it. */
+  #fold(asked: { resolve: () => void }[] = []): void {
+    const aside = asidePath(this.dataPath);
+    const compaction = compactFiles({
+      dataPath: this.dataPath,
+      journals: [aside],
+      paced: !this.#closing,
+    });
+    this.#hurry = compaction.hurry;
+    this.#snapshotting = compaction.done
+      .then(async ({ bytes }) => {
+        this.#file.bytes = bytes;
+        await rm(aside, { force: true });
         for (const waiter of asked) {
           waiter.resolve();
         }
-      },
-      (err: Error) => this.#fail(err),
-    );
+      })
+      .catch((err: Error) => this.#fail(err));
     void this.#snapshotting.finally(() => {
       this.#snapshotting = undefined;
-      if (this.#compactions.length > 0 && !this.#failure) {
+      if ((this.#compactions.length > 0 || this.#wantsSnapshot()) && !this.#failure) {
         this.#kick();
       }
     });
-  }
-
-  async #writeSnapshot(view: DataFile): Promise<void> {
-    this.#db.data = view;
-    await this.#db.write();
-    await rm(asidePath(this.dataPath), { force: true });
   }
 
   #markDurable(seq: number): void {

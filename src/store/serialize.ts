@@ -1,103 +1,12 @@
 import { crc32 } from 'node:zlib';
-import { type DataFile, type ScopeData, UnparsedScope } from './types';
+import { CRC_LINE, LAYOUT_LINE, type Layout } from './layout';
+import { type DataFile, UnparsedScope } from './types';
 
 // The data file is lowdb's JSON snapshot, a record a line, ending in two more lines (decisions.md,
 // Store): `,"layout":{workspaces_at, workspaces: {id: [start, end]}}`, where each workspace's bytes
 // lie, and `,"crc32":N}`, a checksum of every byte before it, the layout line included. A start
 // that finds the checksum right trusts the file whole and parses a workspace only when it is
 // first used. A file without them, or edited by hand (the checksum fails), is parsed whole.
-
-export interface Layout {
-  /** Where the value of "workspaces" begins. */
-  workspaces_at: number;
-  workspaces: Record<string, [number, number]>;
-}
-
-const CHUNK_CHARS = 1 << 20;
-
-/**
- * Writes `data` as the data file, handing ~1 MB chunks to `write` as it goes: never one string of
- * the whole store, and the event loop turns between chunks. Answers the bytes written.
- */
-export async function serialize(
-  data: DataFile,
-  write: (chunk: Uint8Array) => Promise<void>,
-): Promise<number> {
-  let parts: string[] = [];
-  let pendingChars = 0;
-  let pendingBytes = 0;
-  let written = 0;
-  let crc = 0;
-  const out = async (chunk: Uint8Array) => {
-    crc = crc32(chunk, crc);
-    written += chunk.length;
-    await write(chunk);
-  };
-  const flush = async () => {
-    if (parts.length > 0) {
-      const chunk = Buffer.from(parts.join(''));
-      parts = [];
-      pendingChars = 0;
-      pendingBytes = 0;
-      await out(chunk);
-    }
-  };
-  const emit = async (part: string) => {
-    parts.push(part);
-    pendingChars += part.length;
-    pendingBytes += Buffer.byteLength(part);
-    if (pendingChars >= CHUNK_CHARS) {
-      await flush();
-    }
-  };
-  /** The offset of the next byte to be emitted. */
-  const at = () => written + pendingBytes;
-  const collections = async (colls: ScopeData) => {
-    await emit('{');
-    let firstColl = true;
-    for (const [name, records] of Object.entries(colls)) {
-      await emit(`${firstColl ? '' : ','}${JSON.stringify(name)}:{`);
-      firstColl = false;
-      let first = true;
-      for (const [id, rec] of Object.entries(records)) {
-        await emit(`${first ? '' : ','}\n${JSON.stringify(id)}:${JSON.stringify(rec)}`);
-        first = false;
-      }
-      await emit('}');
-    }
-    await emit('}');
-  };
-
-  await emit(
-    `{"format":${JSON.stringify(data.format)},"version":${data.version},"seq":${data.seq},"global":`,
-  );
-  await collections(data.global);
-  await emit(',"workspaces":');
-  const layout: Layout = { workspaces_at: at(), workspaces: {} };
-  await emit('{');
-  let firstWs = true;
-  for (const [wsId, colls] of Object.entries(data.workspaces)) {
-    await emit(`${firstWs ? '' : ','}\n${JSON.stringify(wsId)}:`);
-    firstWs = false;
-    const start = at();
-    if (colls instanceof UnparsedScope) {
-      await flush();
-      await out(colls.bytes);
-    } else {
-      await collections(colls);
-    }
-    layout.workspaces[wsId] = [start, at()];
-  }
-  await emit('}');
-  await emit(`${LAYOUT_LINE}${JSON.stringify(layout)}`);
-  await flush();
-  const tail = Buffer.from(`${CRC_LINE}${crc}}\n`);
-  await write(tail);
-  return written + tail.length;
-}
-
-const LAYOUT_LINE = '\n,"layout":';
-const CRC_LINE = '\n,"crc32":';
 
 /**
  * The file's data with each workspace left unparsed, when its checksum line is there and right;

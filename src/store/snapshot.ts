@@ -1,15 +1,21 @@
 import { readFileSync } from 'node:fs';
-import { open, rename } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
 import type { Adapter } from 'lowdb';
-import { syncDirectory } from './fsync';
-import { readWithLayout, serialize } from './serialize';
-import { type DataFile, FORMAT, FORMAT_VERSION, StoreFileError } from './types';
+import { writeDataFile, writeSnapshot } from './fold';
+import { readWithLayout } from './serialize';
+import { ParsedSource } from './snapshot-sources';
+import {
+  type DataFile,
+  FORMAT,
+  FORMAT_VERSION,
+  type ScopeData,
+  StoreFileError,
+  UnparsedScope,
+} from './types';
 
 // lowdb adapter for the data file. lowdb's own JSONFile renames a temp file without fsync; the
 // journal set aside is deleted right after a snapshot, so the snapshot must be on disk first.
-// Writing streams ~1 MB chunks (serialize.ts), so compacting a large store neither stalls requests
-// nor holds the whole file in one string (records are immutable: the view cannot change).
+// A running svc writes the file by folding its journal in (fold.ts); `write` makes one whole
+// from data in memory, in the same shape.
 export class DurableJsonFile implements Adapter<DataFile> {
   readonly path: string;
   /** Size of the snapshot last read or written: it sets the journal's compaction threshold. */
@@ -60,20 +66,14 @@ export class DurableJsonFile implements Adapter<DataFile> {
   }
 
   async write(data: DataFile): Promise<void> {
-    const temp = join(dirname(this.path), `.${basename(this.path)}.tmp`);
-    const handle = await open(temp, 'w');
-    let bytes = 0;
-    try {
-      bytes = await serialize(data, async (chunk) => {
-        await handle.write(chunk);
-      });
-      await handle.sync();
-    } finally {
-      await handle.close();
+    const workspaces: Record<string, ScopeData> = {};
+    for (const [id, scope] of Object.entries(data.workspaces)) {
+      workspaces[id] = scope instanceof UnparsedScope ? scope.parse(this.path) : scope;
     }
-    await rename(temp, this.path);
-    await syncDirectory(dirname(this.path));
-    this.bytes = bytes;
+    const source = new ParsedSource(data.seq, data.global, workspaces);
+    this.bytes = await writeDataFile(this.path, (w) =>
+      writeSnapshot(w, source, new Map(), data.seq),
+    );
   }
 }
 

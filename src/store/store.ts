@@ -1,6 +1,6 @@
 import { Collection } from './collection';
 import type { GlobalCollections, WorkspaceCollections } from './collections';
-import { emptyData, Persistence } from './persistence';
+import { Persistence } from './persistence';
 import { type Backing, ScopedStore } from './scoped';
 import { Tx } from './tx';
 import {
@@ -27,6 +27,11 @@ export class Store implements Backing {
   readonly #scopes = new Map<Scope, Map<string, Collection>>();
   /** Workspaces of the data file not parsed yet: each is, the first time anything reads it. */
   readonly #unparsed = new Map<Scope, UnparsedScope>();
+  /**
+   * What the journal, replayed at start, holds for a workspace not parsed yet: applied when it is
+   * parsed, so a restart after a crash does not parse every workspace its journal touched.
+   */
+  readonly #replayed = new Map<Scope, Op[]>();
   readonly #loaded: ((scope: Scope) => void)[] = [];
   #path = '';
   readonly #hooks: CommitHook[] = [];
@@ -44,21 +49,16 @@ export class Store implements Backing {
   /** Opens the data file (with its journal), replaying whatever the journal holds beyond it. */
   static async open(dataPath: string): Promise<{ store: Store; created: boolean }> {
     const store = new Store();
-    const { persistence, data, txs, recovered } = await Persistence.open(dataPath, () =>
-      store.#view(),
-    );
+    const { persistence, data, txs } = await Persistence.open(dataPath);
     store.#path = dataPath;
     if (data) {
       store.#load(data);
     }
     for (const tx of txs) {
-      store.#apply(tx.ops);
+      store.#replay(tx.ops);
       store.#seq = tx.seq;
     }
     store.#persistence = persistence;
-    if (recovered) {
-      await store.compact(); // a compaction was cut short: finish it before serving
-    }
     return { store, created: data === null && txs.length === 0 };
   }
 
@@ -280,6 +280,11 @@ export class Store implements Backing {
     }
     this.#loadScope(scope, raw.parse(this.#path));
     this.#unparsed.delete(scope);
+    const replayed = this.#replayed.get(scope);
+    if (replayed !== undefined) {
+      this.#replayed.delete(scope);
+      this.#apply(replayed);
+    }
     // A first read may come from inside a transaction: the listeners scan what is committed, as
     // a start would have, and the transaction's own changes reach them through onApplied.
     const open = this.#tx;
@@ -291,6 +296,21 @@ export class Store implements Backing {
     } finally {
       this.#tx = open;
     }
+  }
+
+  /** A journal's transaction at start: held for a workspace not parsed yet, else applied. */
+  #replay(ops: readonly Op[]): void {
+    const now: Op[] = [];
+    for (const op of ops) {
+      if (!this.#unparsed.has(op[0])) {
+        now.push(op);
+      } else if (this.#replayed.has(op[0])) {
+        this.#replayed.get(op[0])?.push(op);
+      } else {
+        this.#replayed.set(op[0], [op]);
+      }
+    }
+    this.#apply(now);
   }
 
   #apply(ops: readonly Op[]): void {
@@ -333,29 +353,5 @@ export class Store implements Backing {
       map.set(name, new Collection(records));
     }
     this.#scopes.set(scope, map);
-  }
-
-  /** The data as the snapshot holds it; records are shared, not copied (they are immutable). */
-  #view(): DataFile {
-    const data = emptyData();
-    data.seq = this.#seq;
-    for (const [scope, colls] of this.#scopes) {
-      const out: Record<string, Record<string, Rec>> = {};
-      for (const [name, collection] of colls) {
-        if (collection.byId.size > 0) {
-          out[name] = Object.fromEntries(collection.byId);
-        }
-      }
-      if (scope === GLOBAL) {
-        data.global = out;
-      } else {
-        data.workspaces[scope] = out;
-      }
-    }
-    // Never parsed, never changed: written back as the bytes they were read as.
-    for (const [scope, raw] of this.#unparsed) {
-      data.workspaces[scope] = raw;
-    }
-    return data;
   }
 }

@@ -29,8 +29,12 @@ export interface Change {
   after: Rec | undefined;
 }
 
-/** One write as journalled: [scope, collection, id, record] or, for a delete, no record. */
-export type Op = [Scope, string, string, RawRecord?];
+/**
+ * One write as journalled: [scope, collection, id, record] or, for a delete, no record. A write
+ * committed in this process carries the record's JSON too, for the journal line; a journal read
+ * back has none.
+ */
+export type Op = [Scope, string, string, RawRecord?, string?];
 
 export const FORMAT = 'svc-data';
 export const FORMAT_VERSION = 1;

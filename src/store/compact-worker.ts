@@ -1,0 +1,22 @@
+// The compaction worker's entry (built as dist/compact-worker.cjs): folds the journals it is
+// given into the data file and posts the result back (compactor.ts).
+import { parentPort, workerData } from 'node:worker_threads';
+import { type FoldJob, HURRY, type WorkerAnswer } from './compactor';
+import { foldIntoDataFile } from './fold';
+import { StoreFileError } from './types';
+
+const job = workerData as FoldJob;
+const pace = { paced: job.paced };
+parentPort?.on('message', (message: unknown) => {
+  if (message === HURRY) {
+    pace.paced = false;
+  }
+});
+const answer = (message: WorkerAnswer) => {
+  parentPort?.postMessage(message);
+  parentPort?.close(); // its message listener would keep the thread alive
+};
+foldIntoDataFile(job.dataPath, job.journals, pace).then(
+  (result) => answer({ result }),
+  (err: Error) => answer({ error: err.message, storeFile: err instanceof StoreFileError }),
+);

@@ -1,0 +1,70 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { type FoldResult, foldIntoDataFile } from './fold';
+import { StoreFileError } from './types';
+
+// A compaction runs in a worker thread: reading, copying and writing a data file of hundreds of
+// MB, and the garbage that makes, stay off the event loop that answers requests (issue 21). The
+// worker is its own small bundle beside svc's (dist/compact-worker.cjs); without it (svc run
+// from its sources unbuilt) the same fold runs here, its awaits letting requests in between.
+
+/** What the worker posts back. */
+export type WorkerAnswer = { result: FoldResult } | { error: string; storeFile: boolean };
+
+export interface FoldJob {
+  dataPath: string;
+  journals: string[];
+  /** While serving: the fold rests as long as it works (fold.ts). */
+  paced: boolean;
+}
+
+function workerFile(): string | undefined {
+  const dist = typeof SVC_DIST === 'string' ? SVC_DIST : undefined;
+  const file = dist === undefined ? undefined : join(dist, 'compact-worker.cjs');
+  return file !== undefined && existsSync(file) ? file : undefined;
+}
+
+/** A fold under way: its result, and a way to have it stop resting (shutdown). */
+export interface Compaction {
+  done: Promise<FoldResult>;
+  hurry(): void;
+}
+
+/** Folds `journals` into the data file, in a worker thread when svc is built. */
+export function compactFiles(job: FoldJob): Compaction {
+  const file = workerFile();
+  if (file === undefined) {
+    const pace = { paced: job.paced };
+    return {
+      done: foldIntoDataFile(job.dataPath, job.journals, pace),
+      hurry: () => {
+        pace.paced = false;
+      },
+    };
+  }
+  const worker = new Worker(file, { workerData: job });
+  const done = new Promise<FoldResult>((resolve, reject) => {
+    let answered = false;
+    worker.once('message', (answer: WorkerAnswer) => {
+      answered = true;
+      if ('result' in answer) {
+        resolve(answer.result);
+      } else {
+        reject(answer.storeFile ? new StoreFileError(answer.error) : new Error(answer.error));
+      }
+    });
+    worker.once('error', (err) => {
+      answered = true;
+      reject(err);
+    });
+    worker.once('exit', (code) => {
+      if (!answered) {
+        reject(new Error(`the compaction worker stopped (exit code ${code}) before answering`));
+      }
+    });
+  });
+  return { done, hurry: () => worker.postMessage(HURRY) };
+}
+
+export const HURRY = 'hurry';

@@ -1,0 +1,352 @@
+import { type FileHandle, open, rename } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { ChunkWriter } from './chunks';
+import { type Folded, type FoldedOps, foldJournals } from './folded-ops';
+import { syncDirectory } from './fsync';
+import { CRC_LINE, type FullLayout, LAYOUT_LINE, type Layout, type Span } from './layout';
+import {
+  ParsedSource,
+  type RecordLine,
+  type ScopeSource,
+  ShapeError,
+  type SnapshotSource,
+  SpanSource,
+} from './snapshot-sources';
+import { FORMAT, FORMAT_VERSION, GLOBAL, StoreFileError } from './types';
+
+// Compaction folds journals into the data file by streaming: the old file is copied span by span,
+// a scope or collection no journal touched as its bytes, a touched one a record line at a time
+// with the journals' last word on each record put in its place; records new to a collection
+// follow its others. Memory holds what changed, never the store, and nothing here needs the
+// server's records: it runs in a worker thread (compactor.ts), off the requests' event loop.
+
+export interface FoldResult {
+  /** Size of the data file now. */
+  bytes: number;
+  seq: number;
+  /** False when the journals held nothing the file lacked: it was left as it was. */
+  written: boolean;
+}
+
+/**
+ * Whether a fold rests as long as it works (WORK_SLICE_MS at a time): while the server answers,
+ * so that on a machine of two cores it takes half of one from the requests, not all of it; at
+ * shutdown it runs flat out, and one under way is told to hurry.
+ */
+export interface Pace {
+  paced: boolean;
+}
+
+/** Writes `dataPath` anew holding the journals' transactions (oldest journal first). */
+export async function foldIntoDataFile(
+  dataPath: string,
+  journals: readonly string[],
+  pace: Pace = { paced: false },
+): Promise<FoldResult> {
+  try {
+    return await fold(dataPath, journals, false, pace);
+  } catch (err) {
+    if (!(err instanceof ShapeError)) {
+      throw err;
+    }
+    // A file not in the shape its layout claims (edited by hand with its checksum redone):
+    // parsed whole once, it is written in the shape again.
+    return fold(dataPath, journals, true, pace);
+  }
+}
+
+async function fold(
+  dataPath: string,
+  journals: readonly string[],
+  parseWhole: boolean,
+  pace: Pace,
+): Promise<FoldResult> {
+  const opened = await openSource(dataPath, parseWhole);
+  try {
+    const { ops, seq } = await foldJournals(journals, opened.source.seq);
+    if (ops.size === 0 && opened.bytes > 0) {
+      return { bytes: opened.bytes, seq, written: false };
+    }
+    const bytes = await writeDataFile(
+      dataPath,
+      (w) => writeSnapshot(w, opened.source, ops, seq),
+      pace,
+    );
+    return { bytes, seq, written: true };
+  } finally {
+    await opened.handle?.close();
+  }
+}
+
+const SYNC_EVERY_BYTES = 16 * 1024 * 1024;
+const WORK_SLICE_MS = 40;
+
+/** Writes the data file through a temporary one, on disk before it takes the file's name. */
+export async function writeDataFile(
+  dataPath: string,
+  body: (w: ChunkWriter) => Promise<void>,
+  pace: Pace = { paced: false },
+): Promise<number> {
+  const temp = join(dirname(dataPath), `.${basename(dataPath)}.tmp`);
+  const handle = await open(temp, 'w');
+  let bytes = 0;
+  let unsynced = 0;
+  let working = performance.now();
+  try {
+    const w = new ChunkWriter(async (chunk) => {
+      const worked = performance.now() - working;
+      if (pace.paced && worked >= WORK_SLICE_MS) {
+        await new Promise((resolve) => setTimeout(resolve, worked));
+        working = performance.now();
+      }
+      await handle.write(chunk);
+      unsynced += chunk.length;
+      if (unsynced >= SYNC_EVERY_BYTES) {
+        // A file of hundreds of MB flushed by one fsync at the end holds up the journal's
+        // fdatasyncs behind it (the file system orders them), and with them every write's answer.
+        unsynced = 0;
+        await handle.datasync();
+      }
+    });
+    await body(w);
+    bytes = await w.end((crc) => `${CRC_LINE}${crc}}\n`);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(temp, dataPath);
+  await syncDirectory(dirname(dataPath));
+  return bytes;
+}
+
+/**
+ * The data file: `{"format","version","seq","global":{...},"workspaces":{...}` then the layout
+ * line. Leaves the CRC line to the caller (it covers every byte written here).
+ */
+export async function writeSnapshot(
+  w: ChunkWriter,
+  source: SnapshotSource,
+  ops: FoldedOps,
+  seq: number,
+): Promise<void> {
+  await w.text(`{"format":"${FORMAT}","version":${FORMAT_VERSION},"seq":${seq},"global":`);
+  const globalAt = w.at;
+  const collections: FullLayout['collections'] = {};
+  collections[GLOBAL] = await writeScope(w, source.scope(GLOBAL), ops.get(GLOBAL));
+  const layout: FullLayout = {
+    workspaces_at: 0,
+    workspaces: {},
+    global: [globalAt, w.at],
+    collections,
+  };
+  await w.text(',"workspaces":');
+  layout.workspaces_at = w.at;
+  await w.text('{');
+  let first = true;
+  const workspace = async (id: string, scope: ScopeSource | undefined) => {
+    await w.text(`${first ? '' : ','}\n${JSON.stringify(id)}:`);
+    first = false;
+    const start = w.at;
+    collections[id] = await writeScope(w, scope, ops.get(id));
+    layout.workspaces[id] = [start, w.at];
+  };
+  const old = new Set(source.workspaces());
+  for (const id of old) {
+    await workspace(id, source.scope(id));
+  }
+  for (const id of ops.keys()) {
+    if (id !== GLOBAL && !old.has(id)) {
+      await workspace(id, undefined);
+    }
+  }
+  await w.text('}');
+  await w.text(`${LAYOUT_LINE}${JSON.stringify(layout)}`);
+}
+
+const FIRST = Buffer.from('\n');
+const NEXT = Buffer.from(',\n');
+
+/** A scope's value: copied whole when nothing in it changed. Answers its collections' spans. */
+async function writeScope(
+  w: ChunkWriter,
+  source: ScopeSource | undefined,
+  touched: Map<string, Map<string, Folded>> | undefined,
+): Promise<Record<string, Span>> {
+  if (source?.copy && touched === undefined) {
+    return source.copy(w);
+  }
+  const spans: Record<string, Span> = {};
+  let first = true;
+  const header = async (name: string) => {
+    await w.text(`${first ? '' : ','}${JSON.stringify(name)}:`);
+    first = false;
+  };
+  await w.text('{');
+  const seen = new Set<string>();
+  for (const coll of source?.collections() ?? []) {
+    seen.add(coll.name);
+    const changes = touched?.get(coll.name);
+    if (changes === undefined && coll.copy) {
+      await header(coll.name);
+      spans[coll.name] = await coll.copy(w);
+    } else {
+      await writeCollection(w, coll.name, coll.records(), changes, header, spans);
+    }
+  }
+  for (const [name, changes] of touched ?? []) {
+    if (!seen.has(name)) {
+      await writeCollection(w, name, [], changes, header, spans);
+    }
+  }
+  await w.text('}');
+  return spans;
+}
+
+/**
+ * A collection's value, the journals' changes put in: a record keeps its place when changed,
+ * is left out when deleted, and one added (or deleted and added again) follows the others, as a
+ * Map in memory orders them. A collection left empty is not written, as memory's snapshot did not.
+ */
+async function writeCollection(
+  w: ChunkWriter,
+  name: string,
+  records: AsyncIterable<RecordLine> | Iterable<RecordLine>,
+  changes: Map<string, Folded> | undefined,
+  header: (name: string) => Promise<void>,
+  spans: Record<string, Span>,
+): Promise<void> {
+  let start = -1;
+  const put = async (line: Uint8Array | string) => {
+    if (start < 0) {
+      await header(name);
+      start = w.at;
+      await w.text('{');
+      await w.bytes(FIRST);
+    } else {
+      await w.bytes(NEXT);
+    }
+    await (typeof line === 'string' ? w.text(line) : w.bytes(line));
+  };
+  for await (const [id, line] of records) {
+    const change = changes?.get(id);
+    if (change === undefined) {
+      await put(line);
+    } else {
+      change.inFile = true;
+      if (!change.moved && change.text !== undefined) {
+        await put(`${JSON.stringify(id)}:${change.text}`);
+      }
+    }
+  }
+  const added = [...(changes ?? [])]
+    .filter(([, change]) => change.text !== undefined && (change.moved || !change.inFile))
+    .sort(([, a], [, b]) => a.order - b.order);
+  for (const [id, change] of added) {
+    await put(`${JSON.stringify(id)}:${change.text}`);
+  }
+  if (start >= 0) {
+    await w.text('}');
+    spans[name] = [start, w.at];
+  }
+}
+
+interface Opened {
+  source: SnapshotSource;
+  /** The old file's size; 0 when there was none. */
+  bytes: number;
+  handle: FileHandle | undefined;
+}
+
+const TAIL_BYTES = 64 * 1024;
+
+/**
+ * The data file as a source: read span by span when its layout line names every scope's
+ * collections, else parsed whole (a file svc wrote before, or edited by hand).
+ */
+async function openSource(dataPath: string, parseWhole: boolean): Promise<Opened> {
+  let handle: FileHandle;
+  try {
+    handle = await open(dataPath, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+      return { source: new ParsedSource(0, {}, {}), bytes: 0, handle: undefined };
+    }
+    throw err;
+  }
+  try {
+    const { size } = await handle.stat();
+    const layout = parseWhole ? undefined : await readLayout(handle, size);
+    if (layout) {
+      const head = Buffer.alloc(layout.global[0]);
+      await handle.read(head, 0, head.length, 0);
+      const { seq } = checkHead(dataPath, `${head.toString('utf8')}null}`);
+      return { source: new SpanSource(seq, handle, layout), bytes: size, handle };
+    }
+    const data = checkHead(dataPath, (await handle.readFile()).toString('utf8'));
+    await handle.close();
+    const source = new ParsedSource(data.seq, data.global ?? {}, data.workspaces ?? {});
+    return { source, bytes: size, handle: undefined };
+  } catch (err) {
+    await handle.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+/** The layout line, when it is there and names every scope's collections. */
+async function readLayout(handle: FileHandle, size: number): Promise<FullLayout | undefined> {
+  for (let want = Math.min(TAIL_BYTES, size); ; want = Math.min(want * 4, size)) {
+    const tail = Buffer.alloc(want);
+    await handle.read(tail, 0, want, size - want);
+    const crcAt = tail.lastIndexOf(CRC_LINE);
+    const layoutAt = crcAt < 0 ? -1 : tail.lastIndexOf(LAYOUT_LINE, crcAt);
+    if (layoutAt >= 0) {
+      try {
+        return complete(
+          JSON.parse(tail.toString('utf8', layoutAt + LAYOUT_LINE.length, crcAt)) as Layout,
+        );
+      } catch {
+        return undefined;
+      }
+    }
+    if (want === size) {
+      return undefined;
+    }
+  }
+}
+
+function complete(layout: Layout): FullLayout | undefined {
+  const { global, collections, workspaces } = layout;
+  if (
+    !Array.isArray(global) ||
+    typeof collections !== 'object' ||
+    collections === null ||
+    typeof workspaces !== 'object' ||
+    workspaces === null ||
+    collections[GLOBAL] === undefined ||
+    Object.keys(workspaces).some((id) => collections[id] === undefined)
+  ) {
+    return undefined;
+  }
+  return { ...layout, global, collections };
+}
+
+interface Head {
+  seq: number;
+  global?: ParsedSource['global'];
+  workspaces?: ParsedSource['byWorkspace'];
+}
+
+function checkHead(path: string, text: string): Head {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new StoreFileError(`data file ${path} is not valid JSON: ${(err as Error).message}`);
+  }
+  const file = data as { format?: unknown; version?: unknown; seq?: unknown } | null;
+  if (file?.format !== FORMAT || file.version !== FORMAT_VERSION || typeof file.seq !== 'number') {
+    throw new StoreFileError(`data file ${path} is not an svc data file of this version`);
+  }
+  return data as Head;
+}

@@ -1,0 +1,132 @@
+import { type FileHandle, open } from 'node:fs/promises';
+import { decodeLine, type JournalTx } from './journal';
+import { type Scope, StoreFileError } from './types';
+
+/** What the journals say of one record in the end: its JSON, or undefined when deleted. */
+export interface Folded {
+  text: string | undefined;
+  /**
+   * Deleted at some point: a record of the data file does not keep its place, it goes after the
+   * others as a Map does with a key deleted and set again.
+   */
+  moved: boolean;
+  /** When it was (last) added: records new to a collection follow in this order. */
+  order: number;
+  /** Met while copying the data file: it was there before. */
+  inFile: boolean;
+}
+
+/** Scope -> collection -> id -> what the journals made of it, in the order each first appeared. */
+export type FoldedOps = Map<Scope, Map<string, Map<string, Folded>>>;
+
+const READ_BYTES = 1 << 20;
+const NEWLINE = 0x0a;
+
+/**
+ * Reads journals (oldest first) line by line and keeps only the last word on each record, as
+ * JSON text: a compaction holds what changed, never the journal whole. Transactions at or below
+ * `afterSeq` are already in the data file and skipped.
+ */
+export async function foldJournals(
+  paths: readonly string[],
+  afterSeq: number,
+): Promise<{ ops: FoldedOps; seq: number }> {
+  const ops: FoldedOps = new Map();
+  let seq = afterSeq;
+  let order = 0;
+  for (const path of paths) {
+    for await (const group of journalLines(path)) {
+      for (const tx of group) {
+        if (tx.seq <= afterSeq) {
+          continue;
+        }
+        seq = Math.max(seq, tx.seq);
+        for (const [scope, coll, id, rec] of tx.ops) {
+          const entry = entryOf(ops, scope, coll, id);
+          if (rec === undefined) {
+            entry.moved = true;
+            entry.text = undefined;
+          } else {
+            if (entry.text === undefined) {
+              entry.order = order++;
+            }
+            entry.text = JSON.stringify(rec);
+          }
+        }
+      }
+    }
+  }
+  return { ops, seq };
+}
+
+function entryOf(ops: FoldedOps, scope: Scope, coll: string, id: string): Folded {
+  let colls = ops.get(scope);
+  if (colls === undefined) {
+    colls = new Map();
+    ops.set(scope, colls);
+  }
+  let recs = colls.get(coll);
+  if (recs === undefined) {
+    recs = new Map();
+    colls.set(coll, recs);
+  }
+  let entry = recs.get(id);
+  if (entry === undefined) {
+    entry = { text: undefined, moved: false, order: -1, inFile: false };
+    recs.set(id, entry);
+  }
+  return entry;
+}
+
+/**
+ * A journal's groups, a line at a time. The last line may be torn by a crash mid-append (it was
+ * never acknowledged) and is no group, as when a start reads the journal (journal.ts); a bad line
+ * anywhere else means the file is corrupt.
+ */
+async function* journalLines(path: string): AsyncGenerator<JournalTx[]> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+      return;
+    }
+    throw err;
+  }
+  try {
+    let carry = Buffer.alloc(0);
+    let offset = 0;
+    let badAt = -1;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(READ_BYTES);
+      const { bytesRead } = await handle.read(chunk, 0, READ_BYTES, null);
+      if (bytesRead === 0) {
+        return;
+      }
+      const text =
+        carry.length > 0
+          ? Buffer.concat([carry, chunk.subarray(0, bytesRead)])
+          : chunk.subarray(0, bytesRead);
+      let start = 0;
+      for (let nl = text.indexOf(NEWLINE); nl !== -1; nl = text.indexOf(NEWLINE, start)) {
+        if (badAt >= 0) {
+          throw new StoreFileError(`journal ${path} is corrupt at byte ${badAt}`);
+        }
+        const group = decodeLine(text.toString('utf8', start, nl));
+        if (group === undefined) {
+          badAt = offset + start;
+        } else {
+          yield group;
+        }
+        start = nl + 1;
+      }
+      offset += start;
+      carry = Buffer.from(text.subarray(start));
+      if (badAt >= 0 && carry.length > 0) {
+        throw new StoreFileError(`journal ${path} is corrupt at byte ${badAt}`);
+      }
+    }
+  } finally {
+    await handle.close();
+  }
+}

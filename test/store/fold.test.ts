@@ -1,0 +1,213 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { crc32 } from 'node:zlib';
+import { afterEach, describe, expect, test } from 'vitest';
+import { GLOBAL, type Rec, Store, StoreFileError } from '../../src/store';
+import { compactFiles } from '../../src/store/compactor';
+import { cleanup } from '../support/spawn';
+import { openPath } from './files';
+
+// decisions.md, Store: compaction folds the journal into the data file by copying it span by
+// span, changed records put in their place. What a reopened store holds, and in what order,
+// must be exactly what the store held in memory.
+
+afterEach(cleanup);
+
+/** Collections of records with any fields. */
+type Loose = Record<string, Rec & Record<string, unknown>>;
+
+const SCOPES = [GLOBAL, 'ws_a', 'ws_b', 'ws_c'];
+const COLLS = ['alpha', 'beta', 'gamma'];
+
+/** A seeded generator (mulberry32), so a failure repeats. */
+function draws(seed: number) {
+  let state = seed;
+  return (n: number) => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) % n;
+  };
+}
+
+const pick = <T>(list: readonly T[], draw: (n: number) => number) => list[draw(list.length)] as T;
+
+/** Each scope's collections, records in the order memory holds them (what a file read gives). */
+function contents(store: Store): Record<string, Record<string, Rec[]>> {
+  const out: Record<string, Record<string, Rec[]>> = {};
+  for (const scope of SCOPES) {
+    const dump = store.dump(scope);
+    const sorted: Record<string, Rec[]> = {};
+    for (const name of Object.keys(dump).sort()) {
+      sorted[name] = dump[name] as Rec[];
+    }
+    out[scope] = sorted;
+  }
+  return out;
+}
+
+async function randomHistory(seed: number, compactions: number) {
+  const { path, store } = await openPath();
+  const draw = draws(seed);
+  for (let round = 0; round <= compactions; round++) {
+    for (let t = 0; t < 60; t++) {
+      store.transaction((tx) => {
+        for (let k = 0, n = 1 + draw(4); k < n; k++) {
+          const scope = tx.scope<Loose>(pick(SCOPES, draw));
+          const coll = pick(COLLS, draw);
+          const id = `r${draw(25)}${draw(3) === 0 ? ' "ü\\\\' : ''}`;
+          if (draw(4) === 0) {
+            scope.delete(coll, id);
+          } else {
+            scope.put(coll, { id, round, t, text: 'é😀'.repeat(draw(3)) });
+          }
+        }
+      });
+    }
+    if (round < compactions) {
+      await store.compact();
+    }
+  }
+  await store.sync();
+  return { path, store };
+}
+
+describe('folding the journal into the data file', () => {
+  test.each([1, 2, 3, 4, 5, 6])(
+    'a reopened store holds what memory held, records in the same order (history %i)',
+    async (seed) => {
+      const { path, store } = await randomHistory(seed, 4);
+      const expected = contents(store);
+      expect(store.seq).toBeGreaterThan(250);
+      await store.close();
+      const { store: reopened } = await Store.open(path);
+      expect(reopened.unparsed).toBeGreaterThan(0); // the file is lazily readable: its layout is sound
+      expect(contents(reopened)).toEqual(expected);
+      await reopened.close();
+    },
+  );
+
+  test('a record deleted and put again goes after the others, as in memory', async () => {
+    const { path, store } = await openPath();
+    const put = (id: string, v: number) =>
+      store.transaction((tx) => tx.scope<Loose>('ws_a').put('alpha', { id, v }));
+    put('a', 1);
+    put('b', 1);
+    put('c', 1);
+    await store.compact();
+    store.transaction((tx) => tx.scope<Loose>('ws_a').delete('alpha', 'a'));
+    put('a', 2);
+    put('b', 2);
+    await store.close();
+    const file = JSON.parse(await readFile(path, 'utf8'));
+    expect(Object.keys(file.workspaces.ws_a.alpha)).toEqual(['b', 'c', 'a']);
+    expect(file.workspaces.ws_a.alpha.b).toEqual({ id: 'b', v: 2 });
+  });
+
+  test('a collection whose records were all deleted is left out, as memory leaves it out', async () => {
+    const { path, store } = await openPath();
+    store.transaction((tx) => tx.scope<Loose>('ws_a').put('alpha', { id: 'a' }));
+    store.transaction((tx) => tx.scope<Loose>('ws_a').put('beta', { id: 'b' }));
+    await store.compact();
+    store.transaction((tx) => tx.scope<Loose>('ws_a').delete('alpha', 'a'));
+    await store.close();
+    const file = JSON.parse(await readFile(path, 'utf8'));
+    expect(file.workspaces.ws_a).toEqual({ beta: { b: { id: 'b' } } });
+  });
+
+  test('a file written before collections were in its layout is folded whole, and gets them', async () => {
+    const { path, store } = await randomHistory(7, 1);
+    const expected = contents(store);
+    await store.close();
+    await writeFile(
+      path,
+      withLayout(await readFile(path, 'utf8'), (layout) => {
+        delete layout.collections;
+        delete layout.global;
+      }),
+    );
+    const { store: reopened } = await Store.open(path);
+    reopened.transaction((tx) => tx.scope<Loose>('ws_b').put('beta', { id: 'new' }));
+    const after = contents(reopened);
+    await reopened.close();
+    expect(JSON.parse(await readFile(path, 'utf8')).layout.collections).toBeDefined();
+    const { store: again } = await Store.open(path);
+    expect(contents(again)).toEqual(after);
+    expect(after.ws_a).toEqual(expected.ws_a);
+    await again.close();
+  });
+
+  test('a file whose layout does not match its text (edited, checksum redone) is folded whole', async () => {
+    const { path, store } = await randomHistory(8, 1);
+    await store.close();
+    // Spans now point one byte off: the copy finds no record where the layout says.
+    await writeFile(
+      path,
+      withLayout(await readFile(path, 'utf8'), (layout) => {
+        const colls = layout.collections as Record<string, Record<string, [number, number]>>;
+        for (const spans of Object.values(colls)) {
+          for (const span of Object.values(spans)) {
+            span[0] += 1;
+          }
+        }
+      }),
+    );
+    const { store: reopened } = await Store.open(path);
+    reopened.transaction((tx) => {
+      for (const scope of SCOPES) {
+        tx.scope<Loose>(scope).put('alpha', { id: 'touch' });
+      }
+    });
+    const expected = contents(reopened);
+    await reopened.close();
+    const { store: again } = await Store.open(path);
+    expect(contents(again)).toEqual(expected);
+    await again.close();
+  });
+
+  test('a restart replays the journal without parsing the workspaces it touched', async () => {
+    const { path, store } = await randomHistory(9, 1);
+    const expected = contents(store);
+    await store.close();
+    const { store: opened } = await Store.open(path);
+    opened.transaction((tx) => {
+      tx.scope<Loose>('ws_c').put('gamma', { id: 'late' });
+    });
+    await opened.sync();
+    const copy = `${path}.crash.json`;
+    await writeFile(copy, await readFile(path));
+    await writeFile(`${copy}.journal`, await readFile(`${path}.journal`));
+    await opened.close();
+    const { store: replayed } = await Store.open(copy);
+    expect(replayed.unparsed).toBe(3); // ws_c is waiting, its journal's write held for it
+    expect(replayed.read('ws_c', 'gamma', 'late')).toEqual({ id: 'late' });
+    expect(contents(replayed)).toEqual({
+      ...expected,
+      ws_c: { ...expected.ws_c, gamma: [...(expected.ws_c?.gamma ?? []), { id: 'late' }] },
+    });
+    await replayed.close();
+  });
+});
+
+/** The file's text with its layout changed and its checksum made right again. */
+function withLayout(text: string, change: (layout: Record<string, unknown>) => void): string {
+  const crcAt = text.lastIndexOf('\n,"crc32":');
+  const layoutAt = text.lastIndexOf('\n,"layout":', crcAt);
+  const layout = JSON.parse(text.slice(layoutAt + '\n,"layout":'.length, crcAt));
+  change(layout);
+  const body = `${text.slice(0, layoutAt)}\n,"layout":${JSON.stringify(layout)}`;
+  return `${body}\n,"crc32":${crc32(body)}}\n`;
+}
+
+describe('the compaction worker', () => {
+  test('a journal found corrupt while folding comes back as the store file error it is', async () => {
+    const { path, store } = await openPath();
+    store.transaction((tx) => tx.scope<Loose>('ws_a').put('alpha', { id: 'a' }));
+    await store.close();
+    await writeFile(`${path}.journal.prev`, 'not a journal line\n{"also":"not"}\n');
+    await expect(
+      compactFiles({ dataPath: path, journals: [`${path}.journal.prev`], paced: false }).done,
+    ).rejects.toThrow(StoreFileError);
+    const { store: reopened } = await Store.open(path).catch((err: Error) => ({ store: err }));
+    expect(reopened).toBeInstanceOf(StoreFileError); // a start refuses it too
+  });
+});
