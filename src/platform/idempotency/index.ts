@@ -4,6 +4,7 @@ import type { Rec } from '../../store';
 import type { AppEnv, Platform } from '../context';
 import { ApiError } from '../errors';
 import { isMultipart } from '../http/body-limit';
+import { hasBody } from '../http/has-body';
 import { sha256Hex } from '../ids';
 import { drain, fingerprinting } from './multipart';
 
@@ -67,8 +68,9 @@ export class Idempotency {
     const url = new URL(c.req.url);
     const head = `${c.req.method} ${url.pathname}?${sortedQuery(url)}\n`;
     const type = c.req.header('Content-Type');
-    const body = c.req.raw.body;
-    if (body !== null && isMultipart(type)) {
+    // Only an upload is read as a stream: asking for `body` costs a full Request (has-body.ts).
+    const body = isMultipart(type) && hasBody(c) ? c.req.raw.body : null;
+    if (body !== null) {
       return this.#keyedStream(c, next, { id, credentialId: credential.id, head, body, type });
     }
     const bytes = new Uint8Array(await c.req.arrayBuffer());

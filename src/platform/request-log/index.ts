@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv, Platform } from '../context';
+import { hasBody } from '../http/has-body';
 import { cap, type LoggedResponse, type RequestLog } from './log';
 
 export {
@@ -18,7 +19,7 @@ export const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * of BODY_METHODS: a GET does not wait on it.
  */
 async function requestBody(c: Context<AppEnv>): Promise<string | null> {
-  if (c.req.raw.body === null) {
+  if (!hasBody(c)) {
     return null;
   }
   const type = c.req.header('Content-Type') ?? '';
