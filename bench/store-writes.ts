@@ -10,6 +10,11 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Store } from '../src/store';
 import { type BenchJob, jobFactory, putJob } from './job-records';
+import { ensureBuilt, ROOT } from './server-process';
+
+// Compactions fold in the built worker thread, as in svc (src/store/compactor.ts).
+ensureBuilt();
+(globalThis as { SVC_DIST?: string }).SVC_DIST = join(ROOT, 'dist');
 
 const PREFILLS = [1_000, 50_000] as const;
 const ROUNDS = 2;
