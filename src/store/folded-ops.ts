@@ -1,5 +1,5 @@
 import { type FileHandle, open } from 'node:fs/promises';
-import { decodeLine, type JournalTx } from './journal';
+import { decodeLineTexts, type JournalTextTx } from './journal';
 import { type Scope, StoreFileError } from './types';
 
 /** What the journals say of one record in the end: its JSON, or undefined when deleted. */
@@ -50,7 +50,7 @@ export async function foldJournals(
             if (entry.text === undefined) {
               entry.order = order++;
             }
-            entry.text = JSON.stringify(rec);
+            entry.text = rec;
           }
         }
       }
@@ -83,7 +83,7 @@ function entryOf(ops: FoldedOps, scope: Scope, coll: string, id: string): Folded
  * never acknowledged) and is no group, as when a start reads the journal (journal.ts); a bad line
  * anywhere else means the file is corrupt.
  */
-async function* journalLines(path: string): AsyncGenerator<JournalTx[]> {
+async function* journalLines(path: string): AsyncGenerator<JournalTextTx[]> {
   let handle: FileHandle;
   try {
     handle = await open(path, 'r');
@@ -112,7 +112,7 @@ async function* journalLines(path: string): AsyncGenerator<JournalTx[]> {
         if (badAt >= 0) {
           throw new StoreFileError(`journal ${path} is corrupt at byte ${badAt}`);
         }
-        const group = decodeLine(text.toString('utf8', start, nl));
+        const group = decodeLineTexts(text.toString('utf8', start, nl));
         if (group === undefined) {
           badAt = offset + start;
         } else {

@@ -2,41 +2,100 @@ import { type FileHandle, open, readFile, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { syncDirectory } from './fsync';
-import { type Op, StoreFileError } from './types';
+import { type Op, type RawRecord, type Scope, StoreFileError } from './types';
 
 // The journal makes a write cost O(that write): each group commit appends one line holding one
-// or more transactions, then fdatasyncs. A line is `<crc32 hex> <json>`; json = {s, t} where s is
-// the sequence number of the first transaction and t the transactions, each a list of ops. The
-// checksum frames the group: after a crash a torn last line is dropped whole (it was never
-// acknowledged); a bad line anywhere else means the file is corrupt and svc refuses to start.
+// or more transactions, then fdatasyncs. A line is `<crc32 hex> <json>` then, for each record
+// written, a tab and the record's JSON; json = {s, t} where s is the sequence number of the first
+// transaction and t the transactions, each a list of ops, a put's record given as its number
+// among the tab-separated parts (JSON text holds no raw tab). Why the records apart: a compaction
+// folds them in as the text they are, never parsing one (fold.ts). Lines of earlier versions,
+// records inline, are still read. The checksum frames the group: after a crash a torn last line
+// is dropped whole (it was never acknowledged); a bad line anywhere else means the file is corrupt
+// and svc refuses to start.
 export interface JournalTx {
   seq: number;
   ops: Op[];
 }
+
+/** A transaction as a compaction reads it: each record's JSON as text. */
+export interface JournalTextTx {
+  seq: number;
+  ops: TextOp[];
+}
+export type TextOp = [Scope, string, string, string?];
 
 export function encodeGroup(txs: readonly JournalTx[]): string {
   const first = txs[0];
   if (first === undefined) {
     throw new Error('empty journal group');
   }
-  // JSON.stringify({s, t}) but for a record's JSON made once already, when the write kept it.
-  const op = ([scope, coll, id, rec, text]: Op) =>
-    `[${JSON.stringify(scope)},${JSON.stringify(coll)},${JSON.stringify(id)}${
-      rec === undefined ? '' : `,${text ?? JSON.stringify(rec)}`
-    }]`;
-  const json = `{"s":${first.seq},"t":[${txs.map((tx) => `[${tx.ops.map(op).join(',')}]`).join(',')}]}`;
+  let records = '';
+  let n = 0;
+  const op = ([scope, coll, id, rec, text]: Op) => {
+    const head = `[${JSON.stringify(scope)},${JSON.stringify(coll)},${JSON.stringify(id)}`;
+    if (rec === undefined) {
+      return `${head}]`;
+    }
+    // The JSON a write kept for its record, when it did (tx.ts).
+    records += `\t${text ?? JSON.stringify(rec)}`;
+    return `${head},${n++}]`;
+  };
+  const json = `{"s":${first.seq},"t":[${txs.map((tx) => `[${tx.ops.map(op).join(',')}]`).join(',')}]}${records}`;
   return `${crc32(json).toString(16).padStart(8, '0')} ${json}\n`;
 }
 
+/** A line's transactions, records parsed; undefined when the line is not whole. */
 export function decodeLine(line: string): JournalTx[] | undefined {
+  return decode(
+    line,
+    (text) => JSON.parse(text) as RawRecord,
+    (rec) => rec,
+  );
+}
+
+/** A line's transactions, each record as its JSON text (what a compaction writes). */
+export function decodeLineTexts(line: string): JournalTextTx[] | undefined {
+  return decode(
+    line,
+    (text) => text,
+    (rec) => JSON.stringify(rec),
+  );
+}
+
+function decode<R>(
+  line: string,
+  part: (text: string) => R,
+  inline: (rec: RawRecord) => R,
+): { seq: number; ops: [Scope, string, string, R?][] }[] | undefined {
   const space = line.indexOf(' ');
   const json = line.slice(space + 1);
   if (space !== 8 || Number.parseInt(line.slice(0, 8), 16) !== crc32(json)) {
     return undefined;
   }
   try {
-    const group = JSON.parse(json) as { s: number; t: Op[][] };
-    return group.t.map((ops, i) => ({ seq: group.s + i, ops }));
+    const tab = json.indexOf('\t');
+    const group = JSON.parse(tab < 0 ? json : json.slice(0, tab)) as {
+      s: number;
+      t: [Scope, string, string, (RawRecord | number)?][][];
+    };
+    const parts = tab < 0 ? [] : json.slice(tab + 1).split('\t');
+    return group.t.map((ops, i) => ({
+      seq: group.s + i,
+      ops: ops.map(([scope, coll, id, rec]) => {
+        if (rec === undefined) {
+          return [scope, coll, id];
+        }
+        if (typeof rec !== 'number') {
+          return [scope, coll, id, inline(rec)];
+        }
+        const text = parts[rec];
+        if (text === undefined) {
+          throw new Error('a record the line does not hold');
+        }
+        return [scope, coll, id, part(text)];
+      }),
+    }));
   } catch {
     return undefined;
   }

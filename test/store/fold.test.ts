@@ -211,3 +211,48 @@ describe('the compaction worker', () => {
     expect(reopened).toBeInstanceOf(StoreFileError); // a start refuses it too
   });
 });
+
+describe('journal lines', () => {
+  test('a line of an earlier svc, records inline, is replayed at start and folded in', async () => {
+    const { path, store } = await openPath();
+    store.transaction((tx) => tx.scope<Loose>('ws_a').put('alpha', { id: 'a' }));
+    await store.close();
+    const seq = JSON.parse(await readFile(path, 'utf8')).seq as number;
+    const json = JSON.stringify({
+      s: seq + 1,
+      t: [[['ws_a', 'alpha', 'inline', { id: 'inline', v: 1 }]]],
+    });
+    await writeFile(`${path}.journal`, `${crc32(json).toString(16).padStart(8, '0')} ${json}\n`);
+    const { store: reopened } = await Store.open(path);
+    expect(reopened.read('ws_a', 'alpha', 'inline')).toEqual({ id: 'inline', v: 1 });
+    await reopened.close();
+    const file = JSON.parse(await readFile(path, 'utf8'));
+    expect(file.workspaces.ws_a.alpha).toEqual({ a: { id: 'a' }, inline: { id: 'inline', v: 1 } });
+  });
+
+  test('a line holds each record apart, after a tab, as the JSON the write made', async () => {
+    const { path, store } = await openPath();
+    store.transaction((tx) => tx.scope<Loose>('ws_a').put('alpha', { id: 'gone' }));
+    await store.sync();
+    store.transaction((tx) => {
+      tx.scope<Loose>('ws_a').put('alpha', { id: 'x', text: 'tab\there, "quoted"' });
+      tx.scope<Loose>('ws_a').delete('alpha', 'gone');
+    });
+    await store.sync();
+    const line = (await readFile(`${path}.journal`, 'utf8')).trimEnd().split('\n').at(-1) ?? '';
+    const [head, ...records] = line.slice(9).split('\t');
+    expect(JSON.parse(head ?? '')).toEqual({
+      s: 2,
+      t: [
+        [
+          ['ws_a', 'alpha', 'x', 0],
+          ['ws_a', 'alpha', 'gone'],
+        ],
+      ],
+    });
+    expect(records.map((text) => JSON.parse(text))).toEqual([
+      { id: 'x', text: 'tab\there, "quoted"' },
+    ]);
+    await store.close();
+  });
+});
