@@ -1,5 +1,11 @@
-// The data file ends in two lines of its own (decisions.md, Store): `,"layout":{...}`, where each
-// scope's and each collection's bytes lie, and `,"crc32":N}`, a checksum of every byte before it.
+import { crc32 } from 'node:zlib';
+import { type DataFile, UnparsedScope } from './types';
+
+// The data file is lowdb's JSON snapshot, a record a line, ending in two lines of its own
+// (decisions.md, Store): `,"layout":{...}`, where each scope's and each collection's bytes lie,
+// and `,"crc32":N}`, a checksum of every byte before it, the layout line included. A start that
+// finds the checksum right trusts the file whole and parses a workspace only when it is first
+// used. A file without them, or edited by hand (the checksum fails), is parsed whole.
 
 /** Byte offsets [start, end) of a JSON value in the data file. */
 export type Span = [number, number];
@@ -19,3 +25,72 @@ export type FullLayout = Required<Layout>;
 
 export const LAYOUT_LINE = '\n,"layout":';
 export const CRC_LINE = '\n,"crc32":';
+
+/**
+ * The file's data with each workspace left unparsed, when its checksum line is there and right;
+ * undefined otherwise (the caller parses the file whole).
+ */
+export function readWithLayout(
+  buffer: Buffer,
+): { head: unknown; workspaces: DataFile['workspaces'] } | undefined {
+  const crcAt = buffer.lastIndexOf(CRC_LINE);
+  const layoutAt = crcAt < 0 ? -1 : buffer.lastIndexOf(LAYOUT_LINE, crcAt);
+  if (layoutAt < 0) {
+    return undefined;
+  }
+  const crc = Number(buffer.toString('latin1', crcAt + CRC_LINE.length).replace(/}\s*$/, ''));
+  if (!Number.isInteger(crc) || crc32(buffer.subarray(0, crcAt)) !== crc) {
+    return undefined;
+  }
+  let layout: Layout;
+  let head: unknown;
+  try {
+    layout = JSON.parse(buffer.toString('utf8', layoutAt + LAYOUT_LINE.length, crcAt)) as Layout;
+    if (!fits(buffer, layout, layoutAt)) {
+      return undefined;
+    }
+    head = JSON.parse(`${buffer.toString('utf8', 0, layout.workspaces_at)}{}}`);
+  } catch {
+    return undefined;
+  }
+  const workspaces: DataFile['workspaces'] = {};
+  for (const [wsId, [start, end]] of Object.entries(layout.workspaces)) {
+    workspaces[wsId] = new UnparsedScope(buffer.subarray(start, end));
+  }
+  return { head, workspaces };
+}
+
+const OPEN = 0x7b; // {
+const CLOSE = 0x7d; // }
+
+/** Whether a layout read back describes this file: spans in order, apart, each an object. */
+function fits(buffer: Buffer, layout: Layout, end: number): boolean {
+  if (
+    typeof layout !== 'object' ||
+    layout === null ||
+    !Number.isInteger(layout.workspaces_at) ||
+    layout.workspaces_at <= 0 ||
+    layout.workspaces_at >= end ||
+    typeof layout.workspaces !== 'object' ||
+    layout.workspaces === null
+  ) {
+    return false;
+  }
+  let after = layout.workspaces_at;
+  for (const span of Object.values(layout.workspaces)) {
+    if (
+      !Array.isArray(span) ||
+      !Number.isInteger(span[0]) ||
+      !Number.isInteger(span[1]) ||
+      span[0] <= after ||
+      span[1] <= span[0] ||
+      span[1] > end ||
+      buffer[span[0]] !== OPEN ||
+      buffer[span[1] - 1] !== CLOSE
+    ) {
+      return false;
+    }
+    after = span[1];
+  }
+  return true;
+}

@@ -157,7 +157,7 @@ async function* readSpan(handle: FileHandle, start: number, end: number): AsyncG
 
 /**
  * A collection's records, a line each: the span is `{`, then `\n"<id>":<json>` separated by
- * commas, then `}` (serialize.ts writes it so; JSON text never holds a raw newline).
+ * commas, then `}` (fold.ts writes it so; JSON text never holds a raw newline).
  */
 async function* recordLines(handle: FileHandle, [start, end]: Span): AsyncGenerator<RecordLine> {
   if (end - start < 2) {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Adapter } from 'lowdb';
 import { writeDataFile, writeSnapshot } from './fold';
-import { readWithLayout } from './serialize';
+import { readWithLayout } from './layout';
 import { ParsedSource } from './snapshot-sources';
 import {
   type DataFile,
