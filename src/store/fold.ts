@@ -30,9 +30,9 @@ export interface FoldResult {
 }
 
 /**
- * Whether a fold rests as long as it works (WORK_SLICE_MS at a time): while the server answers,
- * so that on a machine of two cores it takes half of one from the requests, not all of it; at
- * shutdown it runs flat out, and one under way is told to hurry.
+ * Whether a fold rests twice as long as it works (WORK_SLICE_MS at a time): while the server
+ * answers, so that on a machine of two cores it takes a third of one from the requests, not all
+ * of it; at shutdown it runs flat out, and one under way is told to hurry.
  */
 export interface Pace {
   paced: boolean;
@@ -81,6 +81,7 @@ async function fold(
 
 const SYNC_EVERY_BYTES = 16 * 1024 * 1024;
 const WORK_SLICE_MS = 40;
+const REST_PER_WORK = 2;
 
 /** Writes the data file through a temporary one, on disk before it takes the file's name. */
 export async function writeDataFile(
@@ -97,7 +98,7 @@ export async function writeDataFile(
     const w = new ChunkWriter(async (chunk) => {
       const worked = performance.now() - working;
       if (pace.paced && worked >= WORK_SLICE_MS) {
-        await new Promise((resolve) => setTimeout(resolve, worked));
+        await new Promise((resolve) => setTimeout(resolve, worked * REST_PER_WORK));
         working = performance.now();
       }
       await handle.write(chunk);
