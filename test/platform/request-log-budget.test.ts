@@ -2,9 +2,9 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, test } from 'vitest';
-import type { NewEntry } from '../../src/platform/request-log/log';
 import { call, exportTo, replayJson, workspace } from '../replay/session';
 import { type Harness, harness, type TestWorkspace } from '../support/harness';
+import { linesOf, logCalls as logEach } from '../support/request-log';
 import { cleanup, runSvc, startServe, tempDir } from '../support/spawn';
 
 // The request log's byte budget (issue 21): both files together stay within it, rotation drops
@@ -33,30 +33,9 @@ const sizeOf = (path: string) =>
     (s) => s.size,
     () => 0,
   );
-const linesOf = async (path: string) =>
-  (await readFile(path, 'utf8').catch(() => '')).split('\n').filter((l) => l !== '');
-
-function logCalls(h: Harness, ws: TestWorkspace, from: number, n: number, body = BIG): void {
-  for (let i = from; i < from + n; i++) {
-    const entry: NewEntry = {
-      at: h.rt.clock.iso(),
-      method: 'GET',
-      path: `/v1/jobs/call-${i}`,
-      query: {},
-      status: 200,
-      duration_ms: 0.1,
-      key_id: ws.keys.write.id,
-      credential_kind: 'api_key',
-      workspace_id: ws.id,
-      request_id: `req_${i}`,
-      request_headers: {},
-      request_body: null,
-      request_body_truncated: false,
-      response: { json: body },
-    };
-    h.rt.requestLog.append(entry);
-  }
-}
+/** `n` calls of `ws` answered 200 with BIG. */
+const logCalls = (h: Harness, ws: TestWorkspace, from: number, n: number) =>
+  logEach(h, ws, from, n, { status: 200, response: () => ({ json: BIG }) });
 
 /** Every entry the list answers, newest first, paged by cursor. */
 async function listAll(h: Harness): Promise<{ id: string; path: string; response_body: string }[]> {

@@ -1,10 +1,11 @@
-import { appendFile, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { appendFile, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { NewEntry } from '../../src/platform/request-log/log';
 import { MAX_ENTRIES } from '../../src/platform/request-log/log';
-import { type Harness, harness, type TestWorkspace } from '../support/harness';
+import { type Harness, harness } from '../support/harness';
+import { linesOf, logCalls } from '../support/request-log';
 
 // The request log on disk: `<file>` and the generation before it, `<file>.1`. Thousands of calls
 // are handed to the log directly (a request each through HTTP would take minutes); what the log
@@ -19,38 +20,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-const lines = async (path: string) =>
-  (await readFile(path, 'utf8').catch(() => '')).split('\n').filter((l) => l !== '');
-
-/** `n` calls of `ws`, numbered from `from` in their path, handed to the log as the middleware does. */
-function logCalls(
-  h: Harness,
-  ws: TestWorkspace,
-  from: number,
-  n: number,
-  response = (i: number): NewEntry['response'] => ({ json: JSON.stringify({ call: i }) }),
-): void {
-  for (let i = from; i < from + n; i++) {
-    const entry: NewEntry = {
-      at: h.rt.clock.iso(),
-      method: 'GET',
-      path: `/v1/jobs/call-${i}`,
-      query: {},
-      status: 404,
-      duration_ms: 0.1,
-      key_id: ws.keys.write.id,
-      credential_kind: 'api_key',
-      workspace_id: ws.id,
-      request_id: `req_${i}`,
-      request_headers: {},
-      request_body: null,
-      request_body_truncated: false,
-      response: response(i),
-    };
-    h.rt.requestLog.append(entry);
-  }
-}
 
 async function newest(h: Harness, limit = 1): Promise<{ path: string; response_body: string }[]> {
   return (await h.admin.get('/requests', { query: { limit } })).body.data;
@@ -89,8 +58,8 @@ describe('the request log files', () => {
     const [top] = await newest(h);
     expect(top?.path).toBe(`/v1/jobs/call-${MAX_ENTRIES + 9}`);
     await h.rt.requestLog.close();
-    expect(await lines(`${file}.1`)).toHaveLength(MAX_ENTRIES);
-    expect(await lines(file)).toHaveLength(10);
+    expect(await linesOf(`${file}.1`)).toHaveLength(MAX_ENTRIES);
+    expect(await linesOf(file)).toHaveLength(10);
     // Calls in both files are read back whole, the older from <file>.1.
     const second = harness({ rateLimit: null }, { requestLogFile: file });
     const { body } = await second.admin.get('/requests', { query: { limit: 12 } });
@@ -115,7 +84,7 @@ describe('the request log files', () => {
     const third = harness({ rateLimit: null }, { requestLogFile: file });
     expect((await newest(third, 10)).map((e) => e.path)).toEqual(['/v1/users', '/v1/ping']);
     // A line is the entry's JSON, then a tab and the response body as sent.
-    const [entry, body] = ((await lines(file)).at(-1) as string).split('\t');
+    const [entry, body] = ((await linesOf(file)).at(-1) as string).split('\t');
     expect(JSON.parse(entry as string)).toMatchObject({ path: '/v1/users' });
     expect(JSON.parse(body as string)).toMatchObject({ object: 'list' });
     await third.rt.requestLog.close();
@@ -131,7 +100,7 @@ describe('the request log files', () => {
       { text: 'tab\there' },
       { json: '' },
     ];
-    logCalls(h, ws, 0, sent.length, (i) => sent[i] as NewEntry['response']);
+    logCalls(h, ws, 0, sent.length, { response: (i) => sent[i] as NewEntry['response'] });
     await h.rt.requestLog.close();
     const again = harness({ rateLimit: null }, { requestLogFile: file });
     const data = (await again.admin.get('/requests', { query: { limit: 10 } })).body.data;
