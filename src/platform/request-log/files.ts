@@ -7,6 +7,12 @@ export interface Place {
   length: number;
 }
 
+const missingIsFine = (err: NodeJS.ErrnoException): void => {
+  if (err.code !== 'ENOENT') {
+    throw err;
+  }
+};
+
 /** The generation of a line whose write failed: it is nowhere. */
 const LOST = -2;
 
@@ -237,12 +243,12 @@ export class LogFiles {
       if (batch.rotate) {
         await this.#handle?.close();
         this.#handle = undefined;
+        // The old `.1` goes first, not renamed over: ext4 (auto_da_alloc) writes out a file
+        // renamed over another at the next journal commit, so every rotation put tens of MB of
+        // log on the disk, and the data file's next fdatasync waited for them (decisions.md).
+        await unlink(`${this.#file}.1`).catch(missingIsFine);
         // A <file> deleted by hand has nothing to set aside.
-        await rename(this.#file, `${this.#file}.1`).catch((err: NodeJS.ErrnoException) => {
-          if (err.code !== 'ENOENT') {
-            throw err;
-          }
-        });
+        await rename(this.#file, `${this.#file}.1`).catch(missingIsFine);
       }
       this.#handle ??= await open(this.#file, 'a');
       await this.#handle.writev([batch.bytes]);
