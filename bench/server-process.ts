@@ -16,44 +16,77 @@ export function ensureBuilt(): void {
 }
 
 const live = new Set<ChildProcess>();
+const running = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
 process.on('exit', () => {
   for (const child of live) {
-    if (child.pid !== undefined && child.exitCode === null) {
+    if (child.pid !== undefined && running(child)) {
       process.kill(child.pid, 'SIGKILL');
     }
   }
 });
 
-/** Starts a server we own and waits for its ready line; stop() signals it by PID. */
-export function start(args: string[]): Promise<{ url: string; stop: () => Promise<void> }> {
+/** A server we started, in its own process. */
+export interface Started {
+  url: string;
+  child: ChildProcess;
+  pid: number;
+  /** Its exit code, once it has exited. */
+  exited: Promise<number | null>;
+  /** SIGTERM by its PID; resolved once it has exited. */
+  stop: () => Promise<void>;
+  /** SIGKILL by its PID unless it has exited already; resolved once it has. */
+  kill: () => Promise<void>;
+}
+
+/**
+ * Starts a server and waits for its ready line. What it prints before is kept for the error
+ * when it never gets there; after, its standard error goes to ours and the rest is let go.
+ */
+export function start(args: string[], readyWithinMs = 120_000): Promise<Started> {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   live.add(child);
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      live.delete(child);
+      resolve(code);
+    }),
+  );
+  const signal = async (name: NodeJS.Signals) => {
+    if (child.pid !== undefined && running(child)) {
+      process.kill(child.pid, name);
+    }
+    await exited;
+  };
   let out = '';
+  const keep = (chunk: Buffer) => {
+    out += chunk;
+  };
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ready line: ${out}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`no ready line: ${out}`)), readyWithinMs);
+    child.stderr?.on('data', keep);
     child.stdout?.on('data', (chunk: Buffer) => {
       out += chunk;
       const ready = READY.exec(out);
-      if (ready?.[1]) {
+      if (ready?.[1] && child.pid !== undefined) {
         clearTimeout(timer);
+        out = '';
+        child.stdout?.removeAllListeners('data');
+        child.stdout?.resume();
+        child.stderr?.off('data', keep);
+        child.stderr?.pipe(process.stderr);
         resolve({
           url: ready[1],
-          stop: () =>
-            new Promise((done) => {
-              child.once('exit', () => {
-                live.delete(child);
-                done();
-              });
-              if (child.pid !== undefined) {
-                process.kill(child.pid, 'SIGTERM');
-              }
-            }),
+          child,
+          pid: child.pid,
+          exited,
+          stop: () => signal('SIGTERM'),
+          kill: () => signal('SIGKILL'),
         });
       }
     });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      out += chunk;
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited ${String(code)} before its ready line: ${out}`));
     });
-    child.once('exit', (code) => reject(new Error(`exited ${String(code)}: ${out}`)));
   });
 }

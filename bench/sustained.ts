@@ -14,7 +14,7 @@
 // way. Env: BENCH_SIZES (default 10000,50000,100000), BENCH_SECONDS (45), BENCH_RUNS (1),
 // BENCH_PREFILL=off (no pre-fill: at 50k and 100k a 45 s run then sees no compaction).
 // Run: npx tsx bench/sustained.ts (data files are cached in os.tmpdir()/svc-bench-sustained).
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { seedLarge } from './http-reads';
-import { BIN, ensureBuilt, ROOT } from './server-process';
+import { BIN, ensureBuilt, ROOT, type Started, start } from './server-process';
 
 const SIZES = (process.env.BENCH_SIZES ?? '10000,50000,100000').split(',').map(Number);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 45);
@@ -38,61 +38,18 @@ const CACHE = join(tmpdir(), 'svc-bench-sustained');
 const MB = 1024 * 1024;
 
 // ---------------------------------------------------------------------------------------------
-// Processes we start, each stopped by its PID; whatever is still running when we exit is killed.
+// Processes we start (bench/server-process.ts), each stopped by its PID.
 
-interface Server {
-  child: ChildProcess;
-  pid: number;
-  url: URL;
-  exited: Promise<number | null>;
-}
+type Server = Omit<Started, 'url'> & { url: URL };
 
-const live = new Set<ChildProcess>();
-process.on('exit', () => {
-  for (const child of live) {
-    if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
-      process.kill(child.pid, 'SIGKILL');
-    }
-  }
-});
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => process.exit(130));
+  process.on(signal, () => process.exit(130)); // whatever still runs is killed on exit
 }
-
-const READY = /(?:svc|bare) listening on (http:\/\/127\.0\.0\.1:\d+)/;
 
 /** Spawns a server and resolves once it prints its ready line. */
-function launch(args: string[]): Promise<Server> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  live.add(child);
-  const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => {
-      live.delete(child);
-      resolve(code);
-    }),
-  );
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ready line: ${out}`)), 120_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk;
-      const ready = READY.exec(out);
-      if (ready?.[1] && child.pid !== undefined) {
-        clearTimeout(timer);
-        out = ''; // keep nothing more of its output
-        child.stdout?.removeAllListeners('data');
-        child.stdout?.resume();
-        resolve({ child, pid: child.pid, url: new URL(ready[1]), exited });
-      }
-    });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      process.stderr.write(chunk);
-    });
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited ${String(code)} before its ready line: ${out}`));
-    });
-  });
+async function launch(args: string[]): Promise<Server> {
+  const started = await start(args);
+  return { ...started, url: new URL(started.url) };
 }
 
 const serveArgs = (data: string) => [
@@ -622,10 +579,7 @@ async function sustained(jobs: number, file: string, dir: string, seed: Seeded) 
     }
     return { peakHwm: hwm };
   } finally {
-    if (server.child.exitCode === null && server.child.signalCode === null) {
-      process.kill(server.pid, 'SIGKILL');
-      await server.exited;
-    }
+    await server.kill();
     await removeStore(data);
   }
 }
@@ -717,12 +671,8 @@ async function crashRestart(jobs: number, file: string, dir: string, seed: Seede
       `  acknowledged writes lost: ${missing} of ${count(sample.length)} checked (${count(writes.ids.length)} acknowledged${errors ? `, ${errors} lookups FAILED` : ''})   ${verdict(missing === 0 && errors === 0, '0 lost')}; then shutdown ${secs(down.ms)}`,
     );
   } finally {
-    for (const server of [first, second]) {
-      if (server && server.child.exitCode === null && server.child.signalCode === null) {
-        process.kill(server.pid, 'SIGKILL');
-        await server.exited;
-      }
-    }
+    await first.kill();
+    await second?.kill();
     await removeStore(data);
   }
 }
@@ -757,10 +707,7 @@ async function bareRatio(
       `  bare route server on ${which}: RSS ${mb(ready)} ready, ${mb(served.rss)} after 300 GETs (VmHWM ${mb(served.hwm)}); svc peak ${mb(svcPeak)} = ${ratio.toFixed(2)}x bare   ${verdict(ratio <= 1.5, '<= 1.5x')}`,
     );
   } finally {
-    if (bare.child.exitCode === null && bare.child.signalCode === null) {
-      process.kill(bare.pid, 'SIGKILL');
-      await bare.exited;
-    }
+    await bare.kill();
   }
 }
 
