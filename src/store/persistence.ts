@@ -245,7 +245,3 @@ export const storeFiles = (dataPath: string): string[] => [
   journalPath(dataPath),
   asidePath(dataPath),
 ];
-
-export function emptyData(): DataFile {
-  return { format: 'svc-data', version: 1, seq: 0, global: {}, workspaces: {} };
-}

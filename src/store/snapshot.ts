@@ -1,22 +1,10 @@
 import { readFileSync } from 'node:fs';
-import type { Adapter } from 'lowdb';
-import { writeDataFile, writeSnapshot } from './fold';
 import { readWithLayout } from './layout';
-import { ParsedSource } from './snapshot-sources';
-import {
-  type DataFile,
-  FORMAT,
-  FORMAT_VERSION,
-  type ScopeData,
-  StoreFileError,
-  UnparsedScope,
-} from './types';
+import { type DataFile, FORMAT, FORMAT_VERSION, StoreFileError } from './types';
 
-// lowdb adapter for the data file. lowdb's own JSONFile renames a temp file without fsync; the
-// journal set aside is deleted right after a snapshot, so the snapshot must be on disk first.
-// A running svc writes the file by folding its journal in (fold.ts); `write` makes one whole
-// from data in memory, in the same shape.
-export class DurableJsonFile implements Adapter<DataFile> {
+// The data file as read at start. It is written only by folding a journal into it (fold.ts), in
+// a worker thread, from the files on disk: never from the records in memory.
+export class DurableJsonFile {
   readonly path: string;
   /** Size of the snapshot last read or written: it sets the journal's compaction threshold. */
   bytes = 0;
@@ -63,17 +51,6 @@ export class DurableJsonFile implements Adapter<DataFile> {
       crc32?: unknown;
     };
     return file;
-  }
-
-  async write(data: DataFile): Promise<void> {
-    const workspaces: Record<string, ScopeData> = {};
-    for (const [id, scope] of Object.entries(data.workspaces)) {
-      workspaces[id] = scope instanceof UnparsedScope ? scope.parse(this.path) : scope;
-    }
-    const source = new ParsedSource(data.seq, data.global, workspaces);
-    this.bytes = await writeDataFile(this.path, (w) =>
-      writeSnapshot(w, source, new Map(), data.seq),
-    );
   }
 }
 
