@@ -15,7 +15,7 @@ export type WorkerAnswer = { result: FoldResult } | { error: string; storeFile: 
 export interface FoldJob {
   dataPath: string;
   journals: string[];
-  /** While serving: the fold rests as long as it works (fold.ts). */
+  /** While serving: the fold rests twice as long as it works (fold.ts, Pace). */
   paced: boolean;
 }
 

@@ -84,7 +84,7 @@ const WORK_SLICE_MS = 40;
 const REST_PER_WORK = 2;
 
 /** Writes the data file through a temporary one, on disk before it takes the file's name. */
-export async function writeDataFile(
+async function writeDataFile(
   dataPath: string,
   body: (w: ChunkWriter) => Promise<void>,
   pace: Pace = { paced: false },
@@ -125,7 +125,7 @@ export async function writeDataFile(
  * The data file: `{"format","version","seq","global":{...},"workspaces":{...}` then the layout
  * line. Leaves the CRC line to the caller (it covers every byte written here).
  */
-export async function writeSnapshot(
+async function writeSnapshot(
   w: ChunkWriter,
   source: SnapshotSource,
   ops: FoldedOps,

@@ -1,5 +1,6 @@
 import { type FileHandle, open } from 'node:fs/promises';
 import { decodeLineTexts, type JournalTextTx } from './journal';
+import { linesOf } from './lines';
 import { type Scope, StoreFileError } from './types';
 
 /** What the journals say of one record in the end: its JSON, or undefined when deleted. */
@@ -20,7 +21,6 @@ export interface Folded {
 export type FoldedOps = Map<Scope, Map<string, Map<string, Folded>>>;
 
 const READ_BYTES = 1 << 20;
-const NEWLINE = 0x0a;
 
 /**
  * Reads journals (oldest first) line by line and keeps only the last word on each record, as
@@ -94,39 +94,33 @@ async function* journalLines(path: string): AsyncGenerator<JournalTextTx[]> {
     throw err;
   }
   try {
-    let carry = Buffer.alloc(0);
-    let offset = 0;
     let badAt = -1;
-    for (;;) {
-      const chunk = Buffer.allocUnsafe(READ_BYTES);
-      const { bytesRead } = await handle.read(chunk, 0, READ_BYTES, null);
-      if (bytesRead === 0) {
-        return;
-      }
-      const text =
-        carry.length > 0
-          ? Buffer.concat([carry, chunk.subarray(0, bytesRead)])
-          : chunk.subarray(0, bytesRead);
-      let start = 0;
-      for (let nl = text.indexOf(NEWLINE); nl !== -1; nl = text.indexOf(NEWLINE, start)) {
-        if (badAt >= 0) {
-          throw new StoreFileError(`journal ${path} is corrupt at byte ${badAt}`);
-        }
-        const group = decodeLineTexts(text.toString('utf8', start, nl));
-        if (group === undefined) {
-          badAt = offset + start;
-        } else {
-          yield group;
-        }
-        start = nl + 1;
-      }
-      offset += start;
-      carry = Buffer.from(text.subarray(start));
-      if (badAt >= 0 && carry.length > 0) {
+    for await (const { line, at, ended } of linesOf(chunksOf(handle))) {
+      if (badAt >= 0 && (ended || line.length > 0)) {
         throw new StoreFileError(`journal ${path} is corrupt at byte ${badAt}`);
+      }
+      if (!ended) {
+        return; // nothing, or a torn append
+      }
+      const group = decodeLineTexts(line.toString('utf8'));
+      if (group === undefined) {
+        badAt = at;
+      } else {
+        yield group;
       }
     }
   } finally {
     await handle.close();
+  }
+}
+
+async function* chunksOf(handle: FileHandle): AsyncGenerator<Buffer> {
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(READ_BYTES);
+    const { bytesRead } = await handle.read(chunk, 0, READ_BYTES, null);
+    if (bytesRead === 0) {
+      return;
+    }
+    yield chunk.subarray(0, bytesRead);
   }
 }

@@ -118,7 +118,6 @@ export class Journal {
     this.#bytes = bytes;
   }
 
-  /** Opens (creating) the journal and returns the transactions it holds. */
   /** Reads a journal without creating or changing anything; null when there is none. */
   static async read(path: string): Promise<JournalRead | null> {
     const text = await readJournal(path);
@@ -143,7 +142,7 @@ export class Journal {
 
   /**
    * Sets this journal aside as `aside` and starts an empty one: writes go on into the new file
-   * while a snapshot is written from a view taken at this point.
+   * while `aside` is folded into the data file (fold.ts).
    */
   async rotate(aside: string): Promise<void> {
     await this.#handle.close();

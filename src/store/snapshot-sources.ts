@@ -1,6 +1,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import type { ChunkWriter } from './chunks';
 import type { FullLayout, Span } from './layout';
+import { linesOf } from './lines';
 import { GLOBAL, type Scope, type ScopeData } from './types';
 
 // What a compaction copies from: the data file on disk read span by span (its layout line says
@@ -34,8 +35,6 @@ export interface SnapshotSource {
 export class ShapeError extends Error {}
 
 const READ_BYTES = 4 << 20;
-const NOTHING = Buffer.alloc(0);
-const NEWLINE = 0x0a;
 const QUOTE = 0x22;
 const COMMA = 0x2c;
 const COLON = 0x3a;
@@ -168,43 +167,25 @@ async function* recordLines(handle: FileHandle, [start, end]: Span): AsyncGenera
   if (edges[0] !== CLOSE) {
     throw new ShapeError(`no collection ends at byte ${end}`);
   }
-  let pending: Buffer | undefined; // the piece after the last newline seen
-  let opened = false;
-  for await (const chunk of readSpan(handle, start, end - 1)) {
-    let from = 0;
-    if (!opened) {
-      if (chunk[0] !== OPEN) {
+  let first = true;
+  for await (const { line, ended } of linesOf(readSpan(handle, start, end - 1))) {
+    if (first) {
+      // What comes before the first newline: the `{` alone.
+      if (line[0] !== OPEN) {
         throw new ShapeError(`no collection starts at byte ${start}`);
       }
-      opened = true;
-      from = 1;
-    }
-    for (let nl = chunk.indexOf(NEWLINE, from); nl !== -1; nl = chunk.indexOf(NEWLINE, from)) {
-      const before = chunk.subarray(from, nl);
-      if (pending === undefined) {
-        if (before.length > 0) {
-          throw new ShapeError(`text before the first record at byte ${start}`);
-        }
-      } else {
-        const piece = pending.length > 0 ? Buffer.concat([pending, before]) : before;
-        if (piece[piece.length - 1] !== COMMA) {
-          throw new ShapeError(`a record at byte ${start} is not followed by a comma`);
-        }
-        yield lineOf(piece.subarray(0, piece.length - 1));
-      }
-      pending = NOTHING;
-      from = nl + 1;
-    }
-    if (pending === undefined) {
-      if (from < chunk.length) {
+      if (line.length > 1) {
         throw new ShapeError(`text before the first record at byte ${start}`);
       }
+      first = false;
+    } else if (!ended) {
+      yield lineOf(line); // the last record, before the `}`
     } else {
-      pending = Buffer.concat([pending, chunk.subarray(from)]);
+      if (line[line.length - 1] !== COMMA) {
+        throw new ShapeError(`a record at byte ${start} is not followed by a comma`);
+      }
+      yield lineOf(line.subarray(0, line.length - 1));
     }
-  }
-  if (pending !== undefined) {
-    yield lineOf(pending);
   }
 }
 

@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import { afterEach, describe, expect, test } from 'vitest';
 import { GLOBAL, type Rec, Store, StoreFileError } from '../../src/store';
@@ -209,6 +209,30 @@ describe('the compaction worker', () => {
     ).rejects.toThrow(StoreFileError);
     const { store: reopened } = await Store.open(path).catch((err: Error) => ({ store: err }));
     expect(reopened).toBeInstanceOf(StoreFileError); // a start refuses it too
+  });
+});
+
+describe('a journal set aside, folded by the worker', () => {
+  test('a torn last line is left out and every whole line before it, over many read chunks, is folded in', async () => {
+    const { path, store } = await openPath();
+    const big = 'x'.repeat(20_000); // a journal of several MB: lines cut by its 1 MB reads
+    for (let i = 0; i < 200; i++) {
+      store.transaction((tx) => tx.scope<Loose>('ws_a').put('alpha', { id: `r${i}`, big }));
+      await store.sync(); // a journal line each
+    }
+    const journal = await readFile(`${path}.journal`, 'utf8');
+    expect(Buffer.byteLength(journal)).toBeGreaterThan(3 * 1024 * 1024);
+    await store.close(); // folds the journal: the data file holds the 200
+    const torn = journal.slice(0, -100); // the last line, 20 KB long, cut short
+    // The same writes, on no data file: only the torn last one is missing.
+    await rm(path);
+    await writeFile(`${path}.journal.prev`, torn);
+    await compactFiles({ dataPath: path, journals: [`${path}.journal.prev`], paced: false }).done;
+    const { store: reopened } = await Store.open(path);
+    const ids = reopened.dump('ws_a').alpha?.map((r) => r.id) ?? [];
+    expect(ids).toHaveLength(199);
+    expect(ids.at(-1)).toBe('r198');
+    await reopened.close();
   });
 });
 
