@@ -6,37 +6,35 @@ import { build } from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
-await build({
-  entryPoints: ['src/cli/main.ts'],
+// What both bundles are: one minified CommonJS file for Node 20, with its source map.
+const bundle = {
   bundle: true,
   platform: 'node',
   target: 'node20',
   format: 'cjs',
+  minify: true,
+  sourcemap: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+};
+
+await build({
+  ...bundle,
+  entryPoints: ['src/cli/main.ts'],
   outfile: 'dist/svc.cjs',
   external: ['@faker-js/faker', 'zipcodes'],
   // bin/svc.cjs runs the bundle as a vm script, which has no dynamic import: `import('zipcodes')`
   // (loaded on first use) must become a require.
   supported: { 'dynamic-import': false },
-  minify: true,
-  sourcemap: true,
-  legalComments: 'none',
   // The compaction worker is found beside the bundle (src/store/compactor.ts).
   define: { SVC_VERSION: JSON.stringify(pkg.version), SVC_DIST: '__dirname' },
-  logLevel: 'warning',
 });
 // Compaction runs in a worker thread: its own small bundle, so the thread loads the store's
 // file code only, not the app.
 await build({
+  ...bundle,
   entryPoints: ['src/store/compact-worker.ts'],
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
   outfile: 'dist/compact-worker.cjs',
-  minify: true,
-  sourcemap: true,
-  legalComments: 'none',
-  logLevel: 'warning',
 });
 rmSync('dist/svc.cjs.cache', { force: true });
 
