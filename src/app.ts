@@ -6,6 +6,7 @@ import { cors } from './platform/http/cors';
 import { durability } from './platform/http/durability';
 import { notFoundHandler } from './platform/http/not-found';
 import { assignRequestId } from './platform/http/request-id';
+import { SegmentRouter } from './platform/http/router';
 import { validationHook } from './platform/openapi/validation';
 import { FAMILIES } from './resources';
 import type { Runtime } from './runtime';
@@ -15,7 +16,11 @@ import { missingPage } from './web/ui/not-found';
 
 /** Assembles the server: middleware order, routers, one error handler. Nothing else. */
 export function createApp(rt: Runtime, extend?: V1Extension): OpenAPIHono<AppEnv> {
-  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: validationHook,
+    // Hono's own choice falls to its Trie router for svc's routes (see SegmentRouter).
+    router: new SegmentRouter(),
+  });
   // The request id, CORS on /v1, then the wait for the disk, as one layer: every layer costs
   // each request time.
   const durable = durability(rt.store);
