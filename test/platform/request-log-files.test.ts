@@ -114,6 +114,58 @@ describe('the request log files', () => {
     await again.rt.requestLog.close();
   });
 
+  test("answers svc sent as JSON's bytes come back as sent, cut and escaped as text is", async () => {
+    const h = harness({ rateLimit: null }, { requestLogFile: file });
+    const ws = await h.workspace();
+    const record = JSON.stringify({ id: 'inv_1', note: 'Zoë paid €20' });
+    const page = JSON.stringify({ object: 'list', data: ['x'.repeat(6_000)], has_more: false });
+    const big = JSON.stringify({ note: 'é'.repeat(20_000) });
+    const sent = [record, 'line\nbreak', page, big, ''].map((text) => ({
+      json: Buffer.from(text),
+    }));
+    logCalls(h, ws, 0, sent.length, {
+      status: 200,
+      response: (i) => sent[i] as NewEntry['response'],
+    });
+    await h.rt.requestLog.close();
+    const again = harness({ rateLimit: null }, { requestLogFile: file });
+    const data = (await again.admin.get('/requests', { query: { limit: 10 } })).body.data;
+    const kept = data
+      .reverse()
+      .map((e: { response_body: string | null; response_body_truncated: boolean }) => [
+        e.response_body,
+        e.response_body_truncated,
+      ]);
+    expect(kept).toEqual([
+      [record, false],
+      ['line\nbreak', false],
+      [page.slice(0, 4 * 1024), true], // a GET's list page keeps its first 4 KB
+      [big.slice(0, 16 * 1024), true],
+      [null, false],
+    ]);
+    await again.rt.requestLog.close();
+  });
+
+  test('a log whose file cannot be written says so once, and keeps the calls after in memory', async () => {
+    const said: string[] = [];
+    const unwritable = join(dir, 'no-such-dir', 'data.json.requests.jsonl');
+    const h = harness(
+      { rateLimit: null, log: (line) => said.push(line) },
+      { requestLogFile: unwritable },
+    );
+    const ws = await h.workspace();
+    logCalls(h, ws, 0, 3);
+    await expect.poll(() => said.length).toBe(1);
+    expect(said[0]).toContain(`cannot write the request log ${unwritable}`);
+    logCalls(h, ws, 3, 2);
+    const paths = (await newest(h, 10)).map((e) => e.path);
+    // The three whose write failed are nowhere; the two after are answered from memory.
+    expect(paths).toEqual(['/v1/jobs/call-4', '/v1/jobs/call-3']);
+    logCalls(h, ws, 5, 1);
+    expect((await newest(h, 10)).map((e) => e.path)).toHaveLength(3);
+    expect(said).toHaveLength(1);
+  });
+
   test('once every call has passed its 14 days, the purge deletes the files', async () => {
     const h = harness({ rateLimit: null }, { requestLogFile: file });
     const ws = await h.workspace();

@@ -83,4 +83,21 @@ describe('the request log over the Node adapter', () => {
     expect(await postNothing('/v1/contacts')).toBe('HTTP/1.1 400 Bad Request');
     expect(await loggedBodies()).toEqual([sized, chunked, '', null]);
   });
+
+  test('the answer of a read by id, sent as bytes, is logged exactly as the client read it', async () => {
+    const made = await fetch(`${server.url}/v1/contacts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ first_name: 'Zoë', last_name: 'Ångström' }),
+    });
+    const { id } = (await made.json()) as { id: string };
+    const read = await fetch(`${server.url}/v1/contacts/${id}`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    const text = await read.text();
+    expect(text).toContain('Zoë');
+    const res = await fetch(`${server.url}/__admin/requests?method=GET&path=/v1/contacts/${id}`);
+    const page = (await res.json()) as { data: { response_body: string | null }[] };
+    expect(page.data.map((entry) => entry.response_body)).toEqual([text]);
+  });
 });

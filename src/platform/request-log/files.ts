@@ -13,9 +13,6 @@ const missingIsFine = (err: NodeJS.ErrnoException): void => {
   }
 };
 
-/** The generation of a line whose write failed: it is nowhere. */
-const LOST = -2;
-
 /** Lines in a generation before the next starts (see LogFiles). */
 export const MAX_LINES = 20_000;
 
@@ -24,7 +21,19 @@ const CHUNK = 1 << 20;
 interface Batch {
   rotate: boolean;
   bytes: Buffer;
-  places: Place[];
+  /** The generation its lines are in, and where they start and end there. */
+  segment: number;
+  from: number;
+  to: number;
+}
+
+/**
+ * Writes `text` at `at`, its length in bytes returned. ASCII text (most of a line, and JSON as
+ * svc writes it) is copied byte for byte: encoding it as UTF-8 took five times as long, and its
+ * bytes are the same.
+ */
+function put(chunk: Buffer, text: string, at: number): number {
+  return chunk.write(text, at, Buffer.byteLength(text) === text.length ? 'latin1' : 'utf8');
 }
 
 /**
@@ -65,7 +74,10 @@ export class LogFiles {
   #broken = false;
   #chunk = Buffer.allocUnsafe(CHUNK);
   #used = 0;
-  #pending: Place[] = [];
+  /** Batches whose write failed: their lines are nowhere. */
+  readonly #lost: Omit<Batch, 'rotate' | 'bytes'>[] = [];
+  /** Where the line added last went (see add): reused, so that adding a line makes no object. */
+  readonly placed: Place = { segment: 0, offset: 0, length: 0 };
 
   constructor(file: string, failed: (err: unknown) => void, budget: number | null = null) {
     this.#file = file;
@@ -144,15 +156,20 @@ export class LogFiles {
     }
   }
 
-  /** Adds the line made of `parts`; undefined once the files have failed (see broken). */
-  add(parts: readonly string[]): Place | undefined {
+  /**
+   * Adds the line `text` followed by `raw` (an answer's body, as sent); false once the files have
+   * failed (see broken). Where it went is then `placed`.
+   */
+  add(text: string, raw?: string | Uint8Array): boolean {
     if (this.#broken) {
-      return undefined;
+      return false;
     }
-    let most = 2; // a newline ending a line cut short, and this line's own
-    for (const part of parts) {
-      most += part.length * 3; // UTF-8 takes at most 3 bytes a UTF-16 unit
-    }
+    // A newline ending a line cut short, and this line's own; UTF-8 takes at most 3 bytes a
+    // UTF-16 unit.
+    const most =
+      2 +
+      text.length * 3 +
+      (raw === undefined ? 0 : typeof raw === 'string' ? raw.length * 3 : raw.length);
     if (this.#used + most > this.#chunk.length) {
       this.flush();
       if (this.#chunk.length < most) {
@@ -165,9 +182,12 @@ export class LogFiles {
       this.#cut = false;
     }
     const start = this.#used;
-    let at = start;
-    for (const part of parts) {
-      at += this.#chunk.write(part, at);
+    let at = start + put(this.#chunk, text, start);
+    if (typeof raw === 'string') {
+      at += put(this.#chunk, raw, at);
+    } else if (raw !== undefined) {
+      this.#chunk.set(raw, at);
+      at += raw.length;
     }
     this.#chunk[at] = 10;
     this.#used = at + 1;
@@ -181,11 +201,12 @@ export class LogFiles {
       this.#size = 0;
       this.#lines = 0;
     }
-    const place = { segment: this.#segment, offset: this.#size, length: bytes - 1 };
+    this.placed.segment = this.#segment;
+    this.placed.offset = this.#size;
+    this.placed.length = bytes - 1;
     this.#size += bytes;
     this.#lines += 1;
-    this.#pending.push(place);
-    return place;
+    return true;
   }
 
   /**
@@ -218,12 +239,13 @@ export class LogFiles {
     const batch: Batch = {
       rotate: this.#rotate,
       bytes: this.#chunk.subarray(0, end),
-      places: this.#pending,
+      segment: this.#segment,
+      from: this.#size - end,
+      to: this.#size,
     };
     // The rest of the chunk takes the next lines; the write holds on to what it was given.
     this.#chunk = this.#chunk.subarray(end);
     this.#used -= end;
-    this.#pending = [];
     this.#rotate = false;
     // Steps run in order, after the files were read (the owner loads them before its first line),
     // so each batch goes where it was placed.
@@ -253,9 +275,7 @@ export class LogFiles {
       this.#handle ??= await open(this.#file, 'a');
       await this.#handle.writev([batch.bytes]);
     } catch (err) {
-      for (const place of batch.places) {
-        place.segment = LOST;
-      }
+      this.#lost.push({ segment: batch.segment, from: batch.from, to: batch.to });
       throw err;
     }
   }
@@ -291,7 +311,7 @@ export class LogFiles {
     handles: Map<number, FileHandle>,
   ): Promise<string | undefined> {
     // A generation before the one <file>.1 holds was rotated away; a lost line was never written.
-    if (place.segment < segment - 1 || place.segment < 0) {
+    if (place.segment < segment - 1 || place.segment < 0 || this.#isLost(place)) {
       return undefined;
     }
     try {
@@ -309,18 +329,24 @@ export class LogFiles {
     }
   }
 
+  #isLost(place: Place): boolean {
+    return this.#lost.some(
+      (b) => b.segment === place.segment && place.offset >= b.from && place.offset < b.to,
+    );
+  }
+
   /**
-   * After a purge: `kept` are the places of the entries still kept; a file none is in goes.
-   * Decided now, against placement, and done after the writes handed over: a line added later
-   * starts the emptied `<file>` afresh.
+   * After a purge: `kept` are the generations the entries still kept are in; a file none is in
+   * goes. Decided now, against placement, and done after the writes handed over: a line added
+   * later starts the emptied `<file>` afresh.
    */
-  purge(kept: readonly Place[]): Promise<void> {
+  purge(kept: ReadonlySet<number>): Promise<void> {
     if (this.#loaded === undefined) {
       return Promise.resolve();
     }
     this.flush();
-    const older = !kept.some((p) => p.segment >= 0 && p.segment < this.#segment);
-    const current = this.#size > 0 && !kept.some((p) => p.segment === this.#segment);
+    const older = ![...kept].some((segment) => segment >= 0 && segment < this.#segment);
+    const current = this.#size > 0 && !kept.has(this.#segment);
     if (older) {
       this.#older = 0;
     }

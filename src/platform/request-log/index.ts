@@ -33,34 +33,63 @@ async function requestBody(c: Context<AppEnv>): Promise<string | null> {
 /** The query of a URL as an object; parsing the whole URL a request was a tenth of its cost. */
 function queryOf(url: string): Record<string, string> {
   const at = url.indexOf('?');
-  return at < 0 ? {} : Object.fromEntries(new URLSearchParams(url.slice(at + 1)));
+  return at < 0 ? NONE : Object.fromEntries(new URLSearchParams(url.slice(at + 1)));
+}
+
+/** No query, or neither header: shared, as most calls have none (nothing writes to it). */
+const NONE: Record<string, string> = Object.freeze({});
+
+/** The request headers the log keeps: those replay sends again. */
+function loggedHeaders(c: Context<AppEnv>): Record<string, string> {
+  const contentType = c.req.header('content-type');
+  const idempotencyKey = c.req.header('idempotency-key');
+  if (contentType === undefined && idempotencyKey === undefined) {
+    return NONE;
+  }
+  const headers: Record<string, string> = {};
+  if (contentType !== undefined) {
+    headers['content-type'] = contentType;
+  }
+  if (idempotencyKey !== undefined) {
+    headers['idempotency-key'] = idempotencyKey;
+  }
+  return headers;
 }
 
 /**
- * The text of an answer made from a string (every `c.json`), and whether it is JSON. The Node
- * adapter keeps that string, and the headers, in its lightweight Response under a symbol of its
- * own: read there, they cost nothing, where cloning the response and reading its stream back, or
- * wrapping `c.json` on every request (which slows every later use of the context), cost a sixth of
- * a small request. Anything else (another runtime, a stream) is read back from a clone.
+ * An answer made from a string (every `c.json`) or from JSON's bytes (see jsonBytes), as the log
+ * keeps it. The Node adapter keeps that body, and the headers, in its lightweight Response under a
+ * symbol of its own: read there, they cost nothing, where cloning the response and reading its
+ * stream back, or wrapping `c.json` on every request (which slows every later use of the context),
+ * cost a sixth of a small request.
  */
-function madeText(res: Response): { text: string; json: boolean } | undefined {
+function madeResponse(res: Response): LoggedResponse | undefined {
   const cache = (res as unknown as Record<symbol, unknown>)[adapterCache(res)];
-  if (!Array.isArray(cache) || typeof cache[1] !== 'string') {
+  if (!Array.isArray(cache)) {
     return undefined;
   }
+  const body: unknown = cache[1];
   const headers: unknown = cache[2];
   const type =
     headers instanceof Headers
       ? headers.get('Content-Type')
       : (headers as Record<string, string> | undefined)?.['Content-Type'];
-  return { text: cache[1], json: (type ?? '').startsWith('application/json') };
+  const json = (type ?? '').startsWith('application/json');
+  if (typeof body === 'string') {
+    return json ? { json: body } : { text: body };
+  }
+  // Bytes are only ever JSON svc made (jsonBytes); others are read back as text.
+  return json && body instanceof Uint8Array ? { json: body } : undefined;
 }
 
-/** The answer as the log keeps it; synchronous when the adapter holds its text (see madeText). */
+/**
+ * The answer as the log keeps it; synchronous when the adapter holds its body (see madeResponse).
+ * Anything else (another runtime, a stream) is read back from a clone.
+ */
 function responseOf(res: Response): LoggedResponse | Promise<LoggedResponse> {
-  const made = madeText(res);
+  const made = madeResponse(res);
   if (made) {
-    return made.json ? { json: made.text } : { text: made.text };
+    return made;
   }
   return res
     .clone()
@@ -104,42 +133,28 @@ export const logRequests =
     const answer = responseOf(res);
     const response = answer instanceof Promise ? await answer : answer;
     const duration = Math.round((performance.now() - started) * 10) / 10;
-    // What the entry needs is read now, as plain values: a closure holding the context would keep
-    // every request's whole graph (request, response, socket state) alive until the log is
-    // written, and the collector paid for that in every busy turn. The rest of the work (the
-    // query, the line) is done once this turn's answers are on their way (see appendLater).
+    // The entry is made of plain values read now: a closure or an entry holding the context would
+    // keep every request's whole graph (request, response, socket state) alive until the log is
+    // written. Its line is made once this turn's answers are on their way (see append).
     const { method, path, url } = c.req;
-    // decisions.md, Faults: a dropped call answered nothing; the log says status 0.
-    const status = c.get('dropped') ? 0 : res.status;
-    const fault = c.get('fault');
-    const requestId = c.get('requestId');
-    const contentType = c.req.header('content-type');
-    const idempotencyKey = c.req.header('idempotency-key');
-    log.appendLater(() => {
-      const request = body === null ? null : cap(body);
-      const headers: Record<string, string> = {};
-      if (contentType !== undefined) {
-        headers['content-type'] = contentType;
-      }
-      if (idempotencyKey !== undefined) {
-        headers['idempotency-key'] = idempotencyKey;
-      }
-      return {
-        at: rt.clock.isoOf(atMs),
-        method,
-        path,
-        query: queryOf(url),
-        status,
-        duration_ms: duration,
-        key_id: credential.id,
-        credential_kind: credential.kind,
-        workspace_id: credential.workspaceId,
-        request_id: requestId,
-        request_headers: headers,
-        request_body: request?.text ?? null,
-        request_body_truncated: request?.truncated ?? false,
-        response,
-        ...(fault === undefined ? {} : { fault }),
-      };
+    const request = body === null ? null : cap(body);
+    log.append({
+      at: rt.clock.isoOf(atMs),
+      atMs,
+      method,
+      path,
+      query: queryOf(url),
+      // decisions.md, Faults: a dropped call answered nothing; the log says status 0.
+      status: c.get('dropped') ? 0 : res.status,
+      duration_ms: duration,
+      key_id: credential.id,
+      credential_kind: credential.kind,
+      workspace_id: credential.workspaceId,
+      request_id: c.get('requestId'),
+      request_headers: loggedHeaders(c),
+      request_body: request?.text ?? null,
+      request_body_truncated: request?.truncated ?? false,
+      response,
+      fault: c.get('fault'),
     });
   };

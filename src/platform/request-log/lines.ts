@@ -21,12 +21,17 @@ export interface LoggedRequest {
   fault?: string;
 }
 
-/** A response as the middleware hands it over: the JSON text `c.json` sent, or other text. */
-export type LoggedResponse = { json: string } | { text: string };
+/**
+ * A response as the middleware hands it over: the JSON `c.json` sent (its text, or its UTF-8 when
+ * svc answered with those bytes, see ShownTexts.bytes), or other text.
+ */
+export type LoggedResponse = { json: string | Uint8Array } | { text: string };
 
 /** What the middleware hands over: the entry but its id, with the response as it was sent. */
 export type NewEntry = Omit<LoggedRequest, 'id' | 'response_body' | 'response_body_truncated'> & {
   response: LoggedResponse;
+  /** `at` in milliseconds, when the middleware has it: parsing `at` back cost every call. */
+  atMs?: number;
 };
 
 /** What the filters of /__admin/requests read. */
@@ -69,40 +74,71 @@ const FILTER_END = ',"query":';
 const TAIL = '\t';
 
 /**
- * A line, in parts (written one after the other, never joined): the entry as JSON, then a tab and
- * the response body (as much as answerCap keeps) as it was sent. Escaping the body into a JSON
- * string was most of what logging a request cost, and a cut page of jobs is no JSON value to embed.
- * A body holding a newline (the line's end) is escaped into `response_body` instead. The JSON is
- * written out by hand: what svc made (ids, times, the method Node accepted) needs no escaping, and
- * serialising the entry as an object was a tenth of what a small read cost.
+ * A line: `text`, then `raw`, the response body (as much as answerCap keeps) as it was sent, after
+ * a tab. Escaping the body into a JSON string was most of what logging a request cost, and a cut
+ * page of jobs is no JSON value to embed. A body holding a newline (the line's end) is escaped
+ * into `response_body` instead, in `text`. The JSON is written out by hand: what svc made (ids,
+ * times, the method Node accepted) needs no escaping, and serialising the entry as an object was a
+ * tenth of what a small read cost.
  */
-export function lineParts(id: string, entry: NewEntry): string[] {
+export function lineOf(
+  id: string,
+  entry: NewEntry,
+): [text: string, raw: string | Uint8Array | undefined] {
   const head =
     `{"id":"${id}","at":"${entry.at}","method":"${entry.method}","path":${JSON.stringify(entry.path)}` +
     `,"status":${entry.status},"key_id":${JSON.stringify(entry.key_id)}` +
     `,"workspace_id":${JSON.stringify(entry.workspace_id)}` +
     // decisions.md, Faults: a filter field, so in the head (lines of before carry it further on).
     (entry.fault === undefined ? '' : `,"fault":${JSON.stringify(entry.fault)}`) +
-    `,"query":${JSON.stringify(entry.query)},"duration_ms":${entry.duration_ms}` +
+    `,"query":${objectText(entry.query)},"duration_ms":${entry.duration_ms}` +
     `,"credential_kind":"${entry.credential_kind}","request_id":"${entry.request_id}"` +
-    `,"request_headers":${JSON.stringify(entry.request_headers)}` +
-    `,"request_body":${JSON.stringify(entry.request_body)}` +
+    `,"request_headers":${objectText(entry.request_headers)}` +
+    `,"request_body":${entry.request_body === null ? 'null' : JSON.stringify(entry.request_body)}` +
     `,"request_body_truncated":${entry.request_body_truncated}`;
   const sent = 'json' in entry.response ? entry.response.json : entry.response.text;
+  if (typeof sent !== 'string') {
+    // UTF-8 JSON svc made: copied as it is, but when it must be cut or escaped (see bytesKept).
+    if (bytesKept(entry, sent)) {
+      return [`${head},"response_body_truncated":false}${TAIL}`, sent];
+    }
+    return lineOf(id, { ...entry, response: { json: Buffer.from(sent).toString('utf8') } });
+  }
   const body = cap(sent, answerCap(entry.method, entry.status, sent));
   if (body.text === '') {
-    return [head, ',"response_body_truncated":false,"response_body":null}'];
+    return [`${head},"response_body_truncated":false,"response_body":null}`, undefined];
   }
   if (!body.text.includes('\n')) {
-    return [head, `,"response_body_truncated":${body.truncated}}`, TAIL, body.text];
+    return [`${head},"response_body_truncated":${body.truncated}}${TAIL}`, body.text];
   }
   return [
-    head,
-    `,"response_body_truncated":${body.truncated},"response_body":`,
-    JSON.stringify(body.text),
-    '}',
+    `${head},"response_body_truncated":${body.truncated},"response_body":${JSON.stringify(body.text)}}`,
+    undefined,
   ];
 }
+
+/**
+ * Whether a line keeps these bytes of an answer whole and as they are: not empty, no newline, and
+ * within the cap answerCap sets (a byte is at most a character; only a list page's start tells).
+ */
+function bytesKept(entry: NewEntry, sent: Uint8Array): boolean {
+  if (sent.length === 0 || sent.length > BODY_CAP || sent.indexOf(10) !== -1) {
+    return false;
+  }
+  if (sent.length <= LIST_CAP) {
+    return true;
+  }
+  const start = Buffer.from(sent.buffer, sent.byteOffset, LIST_START.length).toString('latin1');
+  return sent.length <= answerCap(entry.method, entry.status, start);
+}
+
+// Most calls have no query and send neither header the log keeps.
+const objectText = (o: Record<string, string>): string => {
+  for (const _ in o) {
+    return JSON.stringify(o);
+  }
+  return '{}';
+};
 
 /** A line read back; undefined when it is not one (a file edited by hand). */
 export function entryOf(line: string): LoggedRequest | undefined {

@@ -1,12 +1,13 @@
 import type { Clock, Scheduler } from '../clock';
 import { ApiError } from '../errors';
-import { LogFiles, MAX_LINES, type Place } from './files';
+import { Entries, type Found, IN_MEMORY, idOf, type Loaded } from './entries';
+import { LogFiles, MAX_LINES } from './files';
 import {
   entryOf,
   type Filters,
   filtersOf,
   type LoggedRequest,
-  lineParts,
+  lineOf,
   type NewEntry,
 } from './lines';
 
@@ -14,19 +15,6 @@ export { cap, type LoggedRequest, type LoggedResponse, type NewEntry } from './l
 
 /** Told of each call as it is logged, under the id the log gave it (the inspector's live log). */
 export type LogWatcher = (id: string, entry: NewEntry) => void;
-
-/**
- * What the log keeps of a call in memory: what the filters read, and where its line is. The whole
- * entry is in memory only when there is no file (or it has failed): holding 20,000 bodies of up to
- * 16 KB each cost a third of a read's throughput in garbage collection.
- */
-interface Indexed extends Omit<Filters, 'at'> {
-  atMs: number;
-  place: Place | undefined;
-  line: string | undefined;
-  /** The line's bytes when it is kept in memory (see #memoryBytes), else 0. */
-  bytes: number;
-}
 
 export interface RequestFilter {
   workspace_id?: string | undefined;
@@ -48,7 +36,6 @@ const RETAIN_MS = 14 * 24 * 60 * 60 * 1000; // spec, Limits: 14 days
 export const MAX_ENTRIES = MAX_LINES;
 /** The default byte budget of the log (`svc serve --request-log-max-bytes`): 64 MiB. */
 export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
-const TRIM_BATCH = 1_000;
 const PURGE_TASK = 'request-log:purge';
 // Expired entries are dropped in batches, not one by one.
 const PURGE_BATCH_MS = 60 * 60 * 1000;
@@ -65,8 +52,6 @@ export const requestLogFiles = (data: string): string[] => [
   `${data}.requests.jsonl.1`,
 ];
 
-const idOf = (n: number) => `rq_${String(n).padStart(10, '0')}`;
-
 // spec, Limits: calls made with a credential are kept 14 days. The filter fields live in memory,
 // the entries in JSON-lines files beside the data file (LogFiles). Past MAX_ENTRIES, or once the
 // lines take more than the byte budget, the oldest go first (docs/decisions.md).
@@ -75,18 +60,13 @@ export class RequestLog {
   readonly #scheduler: Scheduler;
   readonly #files: LogFiles | undefined;
   readonly #maxBytes: number | null;
-  /** In time order; those before #first are dropped already, spliced off in batches. */
-  #entries: Indexed[] = [];
-  #first = 0;
-  /** The bytes of the lines kept in memory (no file, or a failed one), held within #maxBytes. */
-  #memoryBytes = 0;
+  readonly #entries = new Entries(MAX_ENTRIES);
   /** The files are read: lines may be placed (LogFiles places each as it is added). */
   #ready = false;
-  /** Calls taken and not yet written down (see appendLater). */
-  #queue: (() => NewEntry)[] = [];
+  /** Calls taken and not yet written down (see append). */
+  #queue: NewEntry[] = [];
   #flushTimer: NodeJS.Timeout | undefined;
   #loaded: Promise<void> | undefined;
-  #seq = 0;
   #warned = false;
   readonly #watchers = new Map<LogWatcher, RequestFilter>();
 
@@ -122,20 +102,16 @@ export class RequestLog {
     return this.#loaded;
   }
 
-  append(entry: NewEntry): void {
-    this.appendLater(() => entry);
-  }
-
   /**
-   * Takes a call, to be made into an entry and written down once the answers of this turn of the
-   * event loop are on their way. Logging a read on its answer's path cost a fifth of the reads a
-   * busy server could answer; done after, it fills the moments the server waits for requests.
+   * Takes a call, to be written down once the answers of this turn of the event loop are on their
+   * way. Logging a read on its answer's path cost a fifth of the reads a busy server could
+   * answer; done after, it fills the moments the server waits for requests.
    */
-  appendLater(make: () => NewEntry): void {
+  append(entry: NewEntry): void {
     if (!this.#loaded) {
       void this.load();
     }
-    this.#queue.push(make);
+    this.#queue.push(entry);
     if (this.#queue.length === 1) {
       setImmediate(this.#drain);
     }
@@ -147,71 +123,64 @@ export class RequestLog {
     }
     const queue = this.#queue;
     this.#queue = [];
-    for (const make of queue) {
-      this.#write(make());
+    for (const entry of queue) {
+      this.#write(entry);
     }
   };
 
   #write(entry: NewEntry): void {
-    const id = idOf(++this.#seq);
-    const parts = lineParts(id, entry);
-    const place = this.#files?.add(parts);
-    const line = place ? undefined : parts.join('');
-    const bytes = line === undefined ? 0 : Buffer.byteLength(line);
-    this.#memoryBytes += bytes;
-    this.#entries.push({
-      id,
-      atMs: Date.parse(entry.at),
-      method: entry.method,
-      path: entry.path,
-      status: entry.status,
-      key_id: entry.key_id,
-      workspace_id: entry.workspace_id,
-      fault: entry.fault,
-      place,
-      line,
-      bytes,
-    });
-    if (this.#watchers.size > 0) {
-      this.#tell(this.#entries[this.#entries.length - 1] as Indexed, entry);
-    }
-    this.#trim();
-    if (place && this.#files) {
-      if (this.#files.pendingBytes >= FLUSH_BYTES) {
+    const id = idOf(this.#entries.nextSeq);
+    const [text, raw] = lineOf(id, entry);
+    const atMs = entry.atMs ?? Date.parse(entry.at);
+    const files = this.#files;
+    if (files?.add(text, raw)) {
+      this.#entries.push(entry, atMs, files.placed, undefined, 0);
+      if (files.pendingBytes >= FLUSH_BYTES) {
         this.#flush();
       } else {
         this.#flushTimer ??= setTimeout(() => this.#flush(), FLUSH_MS);
       }
+    } else {
+      const line =
+        raw === undefined
+          ? text
+          : text + (typeof raw === 'string' ? raw : Buffer.from(raw).toString('utf8'));
+      this.#entries.push(entry, atMs, undefined, line, Buffer.byteLength(line));
     }
+    if (this.#watchers.size > 0) {
+      this.#tell(id, atMs, entry);
+    }
+    this.#trim();
     if (!this.#scheduler.has(PURGE_TASK)) {
       this.#schedulePurge();
     }
   }
 
   /**
-   * Drops the oldest entries past MAX_ENTRIES, those whose lines a rotation took away (so the list
-   * and the export never name an entry they cannot answer), and those whose lines in memory take
-   * more than the byte budget. The newest entry always stays.
+   * Drops the oldest entries whose lines a rotation took away (so the list and the export never
+   * name an entry they cannot answer), and those whose lines in memory take more than the byte
+   * budget; past MAX_ENTRIES, Entries drops them itself. The newest entry always stays.
    */
   #trim(): void {
+    const entries = this.#entries;
     const oldest = this.#files?.oldest ?? 0;
-    const last = this.#entries.length - 1;
-    while (this.#first < last) {
-      const e = this.#entries[this.#first] as Indexed;
+    let drop = 0;
+    let memory = entries.memoryBytes;
+    while (drop < entries.size - 1) {
+      const segment = entries.segmentAt(drop);
       const over =
-        last - this.#first >= MAX_ENTRIES ||
-        (e.place !== undefined && e.place.segment < oldest) ||
-        (this.#maxBytes !== null && this.#memoryBytes > this.#maxBytes);
+        (segment !== IN_MEMORY && segment < oldest) ||
+        (this.#maxBytes !== null && memory > this.#maxBytes);
       if (!over) {
         break;
       }
-      this.#memoryBytes -= e.bytes;
-      this.#first += 1;
+      if (segment === IN_MEMORY) {
+        memory -= entries.lengthAt(drop);
+      }
+      drop += 1;
     }
-    // Spliced in batches: a splice a request would copy the whole array each time.
-    if (this.#first >= TRIM_BATCH) {
-      this.#entries.splice(0, this.#first);
-      this.#first = 0;
+    if (drop > 0) {
+      entries.dropOldest(drop);
     }
   }
 
@@ -223,11 +192,11 @@ export class RequestLog {
     };
   }
 
-  #tell(indexed: Indexed, entry: NewEntry): void {
+  #tell(id: string, atMs: number, entry: NewEntry): void {
     for (const [watcher, filter] of this.#watchers) {
-      if (matches(indexed, filter)) {
+      if (matches(entry, atMs, filter)) {
         try {
-          watcher(indexed.id, entry);
+          watcher(id, entry);
         } catch {
           // A watcher's failure (a page gone) is its own: the log is written all the same.
         }
@@ -245,25 +214,25 @@ export class RequestLog {
     if (before !== undefined && !/^rq_\d{10}$/.test(before)) {
       throw new ApiError('invalid_request', 'cursor was not issued by this request log', 'cursor');
     }
-    const found: Indexed[] = [];
+    const entries = this.#entries;
+    const found: Found[] = [];
     let hasMore = false;
-    const oldest = this.#first;
     // The purge runs in batches, so the 14 days are also enforced here, on every read.
     const cutoff = this.#clock.nowMs() - RETAIN_MS;
-    for (let i = this.#entries.length - 1; i >= oldest; i--) {
-      const entry = this.#entries[i] as Indexed;
-      if (entry.atMs <= cutoff) {
+    const beforeSeq = before === undefined ? Number.POSITIVE_INFINITY : Number(before.slice(3));
+    for (let i = entries.size - 1; i >= 0; i--) {
+      if (entries.atMsAt(i) <= cutoff) {
         break; // entries are in time order: every older one is past the 14 days too
       }
-      if (before !== undefined && entry.id >= before) {
+      if (entries.seqAt(i) >= beforeSeq) {
         continue;
       }
-      if (matches(entry, filter)) {
+      if (matches(entries.filtersAt(i), entries.atMsAt(i), filter)) {
         if (found.length === limit) {
           hasMore = true;
           break;
         }
-        found.push(entry);
+        found.push(entries.foundAt(i));
       }
     }
     return { data: await this.#whole(found), hasMore };
@@ -277,12 +246,13 @@ export class RequestLog {
   async *export(filter: RequestFilter): AsyncGenerator<LoggedRequest[]> {
     await this.load();
     this.#drain();
+    const entries = this.#entries;
     const cutoff = this.#clock.nowMs() - RETAIN_MS;
-    const found: Indexed[] = [];
-    for (let i = this.#first; i < this.#entries.length; i++) {
-      const entry = this.#entries[i] as Indexed;
-      if (entry.atMs > cutoff && matches(entry, filter)) {
-        found.push(entry);
+    const found: Found[] = [];
+    for (let i = 0; i < entries.size; i++) {
+      const atMs = entries.atMsAt(i);
+      if (atMs > cutoff && matches(entries.filtersAt(i), atMs, filter)) {
+        found.push(entries.foundAt(i));
       }
     }
     for (let i = 0; i < found.length; i += EXPORT_BATCH) {
@@ -299,7 +269,7 @@ export class RequestLog {
   }
 
   /** The whole entries, from memory or from the files, each under the id the log gives it now. */
-  async #whole(found: Indexed[]): Promise<LoggedRequest[]> {
+  async #whole(found: Found[]): Promise<LoggedRequest[]> {
     const inFiles = found.flatMap((e) => (e.place ? [e.place] : []));
     const read = inFiles.length > 0 && this.#files ? await this.#files.read(inFiles) : [];
     const out: LoggedRequest[] = [];
@@ -316,34 +286,18 @@ export class RequestLog {
 
   async #read(): Promise<void> {
     const cutoff = this.#clock.nowMs() - RETAIN_MS;
-    const earlier: Indexed[] = [];
+    const earlier: Loaded[] = [];
     await this.#files?.load((bytes, start, end, place) => {
       const head = filtersOf(bytes, start, end);
       const atMs = head ? Date.parse(head.at) : Number.NaN;
       if (head && atMs > cutoff) {
-        const { id, method, path, status, key_id, workspace_id, fault } = head;
-        earlier.push({
-          id,
-          method,
-          path,
-          status,
-          key_id,
-          workspace_id,
-          fault,
-          atMs,
-          place,
-          line: undefined,
-          bytes: 0,
-        });
+        earlier.push({ ...head, atMs, place });
       }
     });
     // This run's calls wait in the queue until now (see #drain): ids follow the earlier ones.
-    this.#entries = earlier.slice(-MAX_ENTRIES);
-    this.#first = 0;
-    this.#memoryBytes = 0;
-    this.#seq = 0;
-    for (const entry of this.#entries) {
-      entry.id = idOf(++this.#seq);
+    this.#entries.reset();
+    for (const entry of earlier.slice(-MAX_ENTRIES)) {
+      this.#entries.push(entry, entry.atMs, entry.place, undefined, 0);
     }
     this.#ready = true;
     this.#drain();
@@ -357,30 +311,34 @@ export class RequestLog {
   }
 
   #schedulePurge(): void {
-    const oldest = this.#entries[this.#first];
-    if (oldest) {
-      this.#scheduler.schedule(PURGE_TASK, oldest.atMs + RETAIN_MS + PURGE_BATCH_MS, () =>
-        this.#purge(),
+    if (this.#entries.size > 0) {
+      this.#scheduler.schedule(
+        PURGE_TASK,
+        this.#entries.atMsAt(0) + RETAIN_MS + PURGE_BATCH_MS,
+        () => this.#purge(),
       );
     }
   }
 
   /** Drops expired entries; a file none of the kept entries is in is deleted. */
   async #purge(): Promise<void> {
+    const entries = this.#entries;
     const cutoff = this.#clock.nowMs() - RETAIN_MS;
-    let keep = this.#first;
-    while (keep < this.#entries.length && (this.#entries[keep] as Indexed).atMs <= cutoff) {
-      this.#memoryBytes -= (this.#entries[keep] as Indexed).bytes;
-      keep += 1;
+    let expired = 0;
+    while (expired < entries.size && entries.atMsAt(expired) <= cutoff) {
+      expired += 1;
     }
-    this.#entries = this.#entries.slice(keep);
-    this.#first = 0;
-    await this.#files?.purge(this.#entries.flatMap((e) => (e.place ? [e.place] : [])));
+    entries.dropOldest(expired);
+    const kept = new Set<number>();
+    for (let i = 0; i < entries.size; i++) {
+      kept.add(entries.segmentAt(i));
+    }
+    await this.#files?.purge(kept);
     this.#schedulePurge();
   }
 }
 
-function matches(entry: Indexed, filter: RequestFilter): boolean {
+function matches(entry: Omit<Filters, 'id' | 'at'>, atMs: number, filter: RequestFilter): boolean {
   if (filter.workspace_id !== undefined && entry.workspace_id !== filter.workspace_id) {
     return false;
   }
@@ -393,10 +351,10 @@ function matches(entry: Indexed, filter: RequestFilter): boolean {
   if (filter.path !== undefined && !pathMatches(entry.path, filter.path)) {
     return false;
   }
-  if (filter.since !== undefined && entry.atMs < Date.parse(filter.since)) {
+  if (filter.since !== undefined && atMs < Date.parse(filter.since)) {
     return false;
   }
-  if (filter.until !== undefined && entry.atMs >= Date.parse(filter.until)) {
+  if (filter.until !== undefined && atMs >= Date.parse(filter.until)) {
     return false;
   }
   if (filter.fault !== undefined && !faultMatches(entry.fault, filter.fault)) {
