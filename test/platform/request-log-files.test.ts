@@ -21,6 +21,17 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/**
+ * The start of `sent` a line keeps when it cuts it at `most` bytes: a prefix, within them, and
+ * no room for the character after it (so never half of one).
+ */
+function expectCut(kept: string, sent: string, most: number): void {
+  expect(sent.startsWith(kept)).toBe(true);
+  expect(Buffer.byteLength(kept)).toBeLessThanOrEqual(most);
+  const next = String.fromCodePoint(sent.codePointAt(kept.length) as number);
+  expect(Buffer.byteLength(kept + next)).toBeGreaterThan(most);
+}
+
 async function newest(h: Harness, limit = 1): Promise<{ path: string; response_body: string }[]> {
   return (await h.admin.get('/requests', { query: { limit } })).body.data;
 }
@@ -104,12 +115,12 @@ describe('the request log files', () => {
     await h.rt.requestLog.close();
     const again = harness({ rateLimit: null }, { requestLogFile: file });
     const data = (await again.admin.get('/requests', { query: { limit: 10 } })).body.data;
-    expect(data.map((e: { response_body: string | null }) => e.response_body)).toEqual([
+    expect(data.slice(0, 3).map((e: { response_body: string | null }) => e.response_body)).toEqual([
       null,
       'tab\there',
       'first\tsecond\nthird line',
-      cut.slice(0, 16 * 1024),
     ]);
+    expectCut(data[3].response_body, cut, 16 * 1024);
     expect(data[3].response_body_truncated).toBe(true);
     await again.rt.requestLog.close();
   });
@@ -120,7 +131,8 @@ describe('the request log files', () => {
     const record = JSON.stringify({ id: 'inv_1', note: 'Zoë paid €20' });
     const page = JSON.stringify({ object: 'list', data: ['x'.repeat(6_000)], has_more: false });
     const big = JSON.stringify({ note: 'é'.repeat(20_000) });
-    const sent = [record, 'line\nbreak', page, big, ''].map((text) => ({
+    const emoji = JSON.stringify({ note: `x${'😀'.repeat(5_000)}` });
+    const sent = [record, 'line\nbreak', page, big, emoji, ''].map((text) => ({
       json: Buffer.from(text),
     }));
     logCalls(h, ws, 0, sent.length, {
@@ -136,13 +148,15 @@ describe('the request log files', () => {
         e.response_body,
         e.response_body_truncated,
       ]);
-    expect(kept).toEqual([
+    expect(kept.slice(0, 3)).toEqual([
       [record, false],
       ['line\nbreak', false],
       [page.slice(0, 4 * 1024), true], // a GET's list page keeps its first 4 KB
-      [big.slice(0, 16 * 1024), true],
-      [null, false],
     ]);
+    // Cut at 16 KB of UTF-8, before the character that would pass them: 'é' is 2 bytes, 😀 4.
+    expectCut(kept[3][0], big, 16 * 1024);
+    expectCut(kept[4][0], emoji, 16 * 1024);
+    expect([kept[3][1], kept[4][1], kept[5]]).toEqual([true, true, [null, false]]);
     await again.rt.requestLog.close();
   });
 

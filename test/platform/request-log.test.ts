@@ -125,6 +125,24 @@ describe('the request log', () => {
     expect(new Set(ids).size).toBe(5);
   });
 
+  test('a HEAD is logged with the status it got and no body, as it was answered', async () => {
+    const { h, ws } = await setup();
+    // Straight to the app: an empty body is no envelope for the harness's contract check.
+    const head = await h.app.request('/v1/ping', {
+      method: 'HEAD',
+      headers: { Authorization: `Bearer ${ws.keys.write.key}` },
+    });
+    expect([head.status, await head.text()]).toEqual([200, '']);
+    const [entry] = (await h.admin.get('/requests')).body.data;
+    expect(entry).toMatchObject({
+      method: 'HEAD',
+      path: '/v1/ping',
+      status: 200,
+      response_body: null,
+      response_body_truncated: false,
+    });
+  });
+
   test('caps logged bodies at 16 KB and says so', async () => {
     const { h, ws } = await setup();
     await ws.api.post('/widgets', { name: 'x', padding: 'p'.repeat(40_000) });

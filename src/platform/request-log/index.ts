@@ -36,6 +36,8 @@ function queryOf(url: string): Record<string, string> {
   return at < 0 ? NONE : Object.fromEntries(new URLSearchParams(url.slice(at + 1)));
 }
 
+const NO_BODY: LoggedResponse = { text: '' };
+
 /** No query, or neither header: shared, as most calls have none (nothing writes to it). */
 const NONE: Record<string, string> = Object.freeze({});
 
@@ -130,7 +132,8 @@ export const logRequests =
       return;
     }
     const res = c.res;
-    const answer = responseOf(res);
+    // A HEAD is answered the GET's headers and no body: the log keeps what was sent.
+    const answer = c.req.method === 'HEAD' ? NO_BODY : responseOf(res);
     const response = answer instanceof Promise ? await answer : answer;
     const duration = Math.round((performance.now() - started) * 10) / 10;
     // The entry is made of plain values read now: a closure or an entry holding the context would

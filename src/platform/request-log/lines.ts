@@ -50,11 +50,22 @@ export const BODY_CAP = 16 * 1024;
 export const LIST_CAP = 4 * 1024;
 const LIST_START = '{"object":"list"';
 
-/** A body capped at `most` characters (the line is built from it at once; nothing keeps the slice). */
+/**
+ * A body capped at `most` bytes of UTF-8, cut before the character that would take it past them:
+ * never inside one (a cut surrogate pair made a line that strict JSON readers refuse), and what is
+ * kept is always the start of what was sent. The line is built from it at once.
+ */
 export function cap(text: string, most = BODY_CAP): { text: string; truncated: boolean } {
-  return text.length > most
-    ? { text: text.slice(0, most), truncated: true }
-    : { text, truncated: false };
+  // A UTF-16 unit is at most 3 bytes (a pair of them 4): short text needs no counting.
+  if (text.length * 3 <= most || Buffer.byteLength(text) <= most) {
+    return { text, truncated: false };
+  }
+  const bytes = Buffer.from(text);
+  let end = most;
+  while (end > 0 && ((bytes[end] as number) & 0xc0) === 0x80) {
+    end -= 1; // a continuation byte: the character started before
+  }
+  return { text: bytes.toString('utf8', 0, end), truncated: true };
 }
 
 /**
