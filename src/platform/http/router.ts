@@ -11,6 +11,12 @@ interface Entry<T> {
   params: ParamIndexMap;
 }
 
+/** The answers kept for the nodes matched so far; `next` by the id of the node matched after. */
+class Answers<T> {
+  answer: [T, ParamIndexMap][] | undefined;
+  readonly next = new Map<number, Answers<T>>();
+}
+
 class Node<T> {
   readonly id: number;
   readonly entries: Entry<T>[] = [];
@@ -46,8 +52,8 @@ export class SegmentRouter<T> implements Router<T> {
   #order = 0;
   /** A route it does not take was added: every match is the Trie router's. */
   #trieOnly = false;
-  /** By method and the nodes that matched: the handlers they give, with their params' places. */
-  readonly #answers = new Map<string, [T, ParamIndexMap][]>();
+  /** By method, then the nodes that matched: the handlers they give, with their params' places. */
+  readonly #answers = new Map<string, Answers<T>>();
 
   add(method: string, path: string, handler: T): void {
     this.#trie.add(method, path, handler);
@@ -109,12 +115,17 @@ export class SegmentRouter<T> implements Router<T> {
       return this.#trie.match(method, path);
     }
     const parts = splitPath(path);
-    const matched: Node<T>[] = [];
-    let current: Node<T>[] = [this.#root];
+    // Scratch lists, reused: a match runs to its end before another starts.
+    const matched = this.#matched;
+    let current = this.#current;
+    let next = this.#next;
+    matched.length = 0;
+    current.length = 0;
+    current.push(this.#root);
     for (let i = 0; i < parts.length; i++) {
       const part = parts[i] as string;
       const last = i === parts.length - 1;
-      const next: Node<T>[] = [];
+      next.length = 0;
       for (const node of current) {
         const child = node.statics.get(part);
         if (child) {
@@ -148,25 +159,35 @@ export class SegmentRouter<T> implements Router<T> {
           }
         }
       }
-      current = next;
+      [current, next] = [next, current];
     }
     return [this.#answer(method, matched), parts];
   }
 
-  #answer(method: string, matched: Node<T>[]): [T, ParamIndexMap][] {
-    let key = method;
+  readonly #matched: Node<T>[] = [];
+  readonly #current: Node<T>[] = [];
+  readonly #next: Node<T>[] = [];
+
+  /** The answer for `method` and the nodes `matched`, kept in a tree of them by id. */
+  #answer(method: string, matched: readonly Node<T>[]): [T, ParamIndexMap][] {
+    let at: Answers<T> | undefined = this.#answers.get(method);
+    if (!at) {
+      at = new Answers<T>();
+      this.#answers.set(method, at);
+    }
     for (const node of matched) {
-      key += `,${node.id}`;
+      let then: Answers<T> | undefined = at.next.get(node.id);
+      if (!then) {
+        then = new Answers<T>();
+        at.next.set(node.id, then);
+      }
+      at = then;
     }
-    let answer = this.#answers.get(key);
-    if (!answer) {
-      const entries = matched
-        .flatMap((node) => node.entries)
-        .filter((e) => e.method === method || e.method === 'ALL')
-        .sort((a, b) => a.order - b.order);
-      answer = entries.map((e) => [e.handler, e.params]);
-      this.#answers.set(key, answer);
-    }
-    return answer;
+    at.answer ??= matched
+      .flatMap((node) => node.entries)
+      .filter((e) => e.method === method || e.method === 'ALL')
+      .sort((a, b) => a.order - b.order)
+      .map((e): [T, ParamIndexMap] => [e.handler, e.params]);
+    return at.answer;
   }
 }
