@@ -84,7 +84,7 @@ describe('the request log over the Node adapter', () => {
     expect(await loggedBodies()).toEqual([sized, chunked, '', null]);
   });
 
-  test('the answer of a read by id, sent as bytes, is logged exactly as the client read it', async () => {
+  test('the answer of a read by id is logged exactly as the client read it, non-ASCII included', async () => {
     const made = await fetch(`${server.url}/v1/contacts`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },

@@ -71,8 +71,6 @@ export interface Records<K extends Coll = Coll, Out = Body> {
   visible(ctx: ServiceContext, rec: RecordIn<K>): boolean;
   /** A record's JSON text as GET answers it: made once, again when what it shows moves. */
   text(ctx: ServiceContext, rec: RecordIn<K>): string;
-  /** `text` as UTF-8, kept beside it: what an answer of one record sends. */
-  bytes(ctx: ServiceContext, rec: RecordIn<K>): Uint8Array;
   /** `text` for the records of one answer. */
   texts(ctx: ServiceContext): Of<RecordIn<K>, string>;
 }
@@ -112,7 +110,6 @@ export function defineRecords<K extends Coll, Out>(spec: {
     presentAll,
     visible: spec.visible,
     text: (ctx, rec) => keptNow(ctx).text(ctx, rec, () => spec.present(ctx, rec)),
-    bytes: (ctx, rec) => keptNow(ctx).bytes(ctx, rec, () => spec.present(ctx, rec)),
     texts: (ctx) => keptNow(ctx).texts(ctx, presentAll(ctx)),
   };
 }

@@ -9,8 +9,6 @@ interface Text {
   stamp: number;
   appUrl: string;
   text: string;
-  /** The text as UTF-8, once an answer of the record alone asked for it (see bytes). */
-  bytes?: Uint8Array;
 }
 
 /**
@@ -31,22 +29,7 @@ export class ShownTexts<R extends object> {
   }
 
   text(ctx: ServiceContext, rec: R, present: () => unknown): string {
-    return this.#text(this.#stamp(ctx), ctx.appUrl, rec, present).text;
-  }
-
-  /**
-   * `text` as UTF-8, kept beside it. An answer of one record sends these bytes, and the request
-   * log copies them: each encoded the text again on every read, a twentieth of what one cost.
-   */
-  bytes(ctx: ServiceContext, rec: R, present: () => unknown): Uint8Array {
-    const made = this.#text(this.#stamp(ctx), ctx.appUrl, rec, present);
-    if (made.bytes === undefined) {
-      made.bytes = Buffer.from(made.text);
-      if (this.#texts.get(rec) === made) {
-        this.#count(made.bytes.length);
-      }
-    }
-    return made.bytes;
+    return this.#text(this.#stamp(ctx), ctx.appUrl, rec, present);
   }
 
   /**
@@ -55,30 +38,25 @@ export class ShownTexts<R extends object> {
    */
   texts(ctx: ServiceContext, present: (rec: R) => unknown): (rec: R) => string {
     const stamp = this.#stamp(ctx);
-    return (rec) => this.#text(stamp, ctx.appUrl, rec, () => present(rec)).text;
+    return (rec) => this.#text(stamp, ctx.appUrl, rec, () => present(rec));
   }
 
-  #text(stamp: number | undefined, appUrl: string, rec: R, present: () => unknown): Text {
+  #text(stamp: number | undefined, appUrl: string, rec: R, present: () => unknown): string {
     const kept = this.#texts.get(rec);
     if (kept && kept.stamp === stamp && kept.appUrl === appUrl) {
-      return kept;
+      return kept.text;
     }
-    const made: Text = { stamp: stamp ?? 0, appUrl, text: JSON.stringify(present()) };
+    const text = JSON.stringify(present());
     if (stamp !== undefined) {
-      this.#chars -= (kept?.text.length ?? 0) + (kept?.bytes?.length ?? 0);
-      this.#count(made.text.length);
-      this.#texts.set(rec, made);
+      this.#chars -= kept?.text.length ?? 0;
+      if (this.#chars + text.length > MAX_CHARS) {
+        this.#texts.clear();
+        this.#chars = 0;
+      }
+      this.#chars += text.length;
+      this.#texts.set(rec, { stamp, appUrl, text });
     }
-    return made;
-  }
-
-  /** Counts `size` more kept; past MAX_CHARS, what was kept goes first. */
-  #count(size: number): void {
-    if (this.#chars + size > MAX_CHARS) {
-      this.#texts.clear();
-      this.#chars = 0;
-    }
-    this.#chars += size;
+    return text;
   }
 
   /** The sum of the versions read: it grows with any change to any of them. */

@@ -17,13 +17,3 @@ export function jsonText<T, S extends ContentfulStatusCode>(
   const res: Response = c.body(text, status, JSON_TYPE);
   return res as Response & TypedResponse<JSONParsed<T>, S, 'json'>;
 }
-
-/** `jsonText`, its text given as UTF-8 (see ShownTexts.bytes): sent, and logged, as they are. */
-export function jsonBytes<T, S extends ContentfulStatusCode>(
-  c: Context,
-  bytes: Uint8Array,
-  status: S,
-): Response & TypedResponse<JSONParsed<T>, S, 'json'> {
-  const res: Response = c.body(bytes as Uint8Array<ArrayBuffer>, status, JSON_TYPE);
-  return res as Response & TypedResponse<JSONParsed<T>, S, 'json'>;
-}

@@ -160,16 +160,13 @@ export class LogFiles {
    * Adds the line `text` followed by `raw` (an answer's body, as sent); false once the files have
    * failed (see broken). Where it went is then `placed`.
    */
-  add(text: string, raw?: string | Uint8Array): boolean {
+  add(text: string, raw?: string): boolean {
     if (this.#broken) {
       return false;
     }
     // A newline ending a line cut short, and this line's own; UTF-8 takes at most 3 bytes a
     // UTF-16 unit.
-    const most =
-      2 +
-      text.length * 3 +
-      (raw === undefined ? 0 : typeof raw === 'string' ? raw.length * 3 : raw.length);
+    const most = 2 + (text.length + (raw?.length ?? 0)) * 3;
     if (this.#used + most > this.#chunk.length) {
       this.flush();
       if (this.#chunk.length < most) {
@@ -183,11 +180,8 @@ export class LogFiles {
     }
     const start = this.#used;
     let at = start + put(this.#chunk, text, start);
-    if (typeof raw === 'string') {
+    if (raw !== undefined) {
       at += put(this.#chunk, raw, at);
-    } else if (raw !== undefined) {
-      this.#chunk.set(raw, at);
-      at += raw.length;
     }
     this.#chunk[at] = 10;
     this.#used = at + 1;

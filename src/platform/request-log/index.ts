@@ -59,29 +59,22 @@ function loggedHeaders(c: Context<AppEnv>): Record<string, string> {
 }
 
 /**
- * An answer made from a string (every `c.json`) or from JSON's bytes (see jsonBytes), as the log
- * keeps it. The Node adapter keeps that body, and the headers, in its lightweight Response under a
- * symbol of its own: read there, they cost nothing, where cloning the response and reading its
- * stream back, or wrapping `c.json` on every request (which slows every later use of the context),
- * cost a sixth of a small request.
+ * An answer made from a string (every `c.json`), as the log keeps it. The Node adapter keeps that
+ * string, and the headers, in its lightweight Response under a symbol of its own: read there, they
+ * cost nothing, where cloning the response and reading its stream back, or wrapping `c.json` on
+ * every request (which slows every later use of the context), cost a sixth of a small request.
  */
 function madeResponse(res: Response): LoggedResponse | undefined {
   const cache = (res as unknown as Record<symbol, unknown>)[adapterCache(res)];
-  if (!Array.isArray(cache)) {
+  if (!Array.isArray(cache) || typeof cache[1] !== 'string') {
     return undefined;
   }
-  const body: unknown = cache[1];
   const headers: unknown = cache[2];
   const type =
     headers instanceof Headers
       ? headers.get('Content-Type')
       : (headers as Record<string, string> | undefined)?.['Content-Type'];
-  const json = (type ?? '').startsWith('application/json');
-  if (typeof body === 'string') {
-    return json ? { json: body } : { text: body };
-  }
-  // Bytes are only ever JSON svc made (jsonBytes); others are read back as text.
-  return json && body instanceof Uint8Array ? { json: body } : undefined;
+  return (type ?? '').startsWith('application/json') ? { json: cache[1] } : { text: cache[1] };
 }
 
 /**

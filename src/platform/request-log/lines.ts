@@ -21,11 +21,8 @@ export interface LoggedRequest {
   fault?: string;
 }
 
-/**
- * A response as the middleware hands it over: the JSON `c.json` sent (its text, or its UTF-8 when
- * svc answered with those bytes, see ShownTexts.bytes), or other text.
- */
-export type LoggedResponse = { json: string | Uint8Array } | { text: string };
+/** A response as the middleware hands it over: the JSON text `c.json` sent, or other text. */
+export type LoggedResponse = { json: string } | { text: string };
 
 /** What the middleware hands over: the entry but its id, with the response as it was sent. */
 export type NewEntry = Omit<LoggedRequest, 'id' | 'response_body' | 'response_body_truncated'> & {
@@ -92,10 +89,7 @@ const TAIL = '\t';
  * times, the method Node accepted) needs no escaping, and serialising the entry as an object was a
  * tenth of what a small read cost.
  */
-export function lineOf(
-  id: string,
-  entry: NewEntry,
-): [text: string, raw: string | Uint8Array | undefined] {
+export function lineOf(id: string, entry: NewEntry): [text: string, raw: string | undefined] {
   const head =
     `{"id":"${id}","at":"${entry.at}","method":"${entry.method}","path":${JSON.stringify(entry.path)}` +
     `,"status":${entry.status},"key_id":${JSON.stringify(entry.key_id)}` +
@@ -108,13 +102,6 @@ export function lineOf(
     `,"request_body":${entry.request_body === null ? 'null' : JSON.stringify(entry.request_body)}` +
     `,"request_body_truncated":${entry.request_body_truncated}`;
   const sent = 'json' in entry.response ? entry.response.json : entry.response.text;
-  if (typeof sent !== 'string') {
-    // UTF-8 JSON svc made: copied as it is, but when it must be cut or escaped (see bytesKept).
-    if (bytesKept(entry, sent)) {
-      return [`${head},"response_body_truncated":false}${TAIL}`, sent];
-    }
-    return lineOf(id, { ...entry, response: { json: Buffer.from(sent).toString('utf8') } });
-  }
   const body = cap(sent, answerCap(entry.method, entry.status, sent));
   if (body.text === '') {
     return [`${head},"response_body_truncated":false,"response_body":null}`, undefined];
@@ -126,21 +113,6 @@ export function lineOf(
     `${head},"response_body_truncated":${body.truncated},"response_body":${JSON.stringify(body.text)}}`,
     undefined,
   ];
-}
-
-/**
- * Whether a line keeps these bytes of an answer whole and as they are: not empty, no newline, and
- * within the cap answerCap sets (a byte is at most a character; only a list page's start tells).
- */
-function bytesKept(entry: NewEntry, sent: Uint8Array): boolean {
-  if (sent.length === 0 || sent.length > BODY_CAP || sent.indexOf(10) !== -1) {
-    return false;
-  }
-  if (sent.length <= LIST_CAP) {
-    return true;
-  }
-  const start = Buffer.from(sent.buffer, sent.byteOffset, LIST_START.length).toString('latin1');
-  return sent.length <= answerCap(entry.method, entry.status, start);
 }
 
 // Most calls have no query and send neither header the log keeps.

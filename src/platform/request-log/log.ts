@@ -141,10 +141,7 @@ export class RequestLog {
         this.#flushTimer ??= setTimeout(() => this.#flush(), FLUSH_MS);
       }
     } else {
-      const line =
-        raw === undefined
-          ? text
-          : text + (typeof raw === 'string' ? raw : Buffer.from(raw).toString('utf8'));
+      const line = raw === undefined ? text : text + raw;
       this.#entries.push(entry, atMs, undefined, line, Buffer.byteLength(line));
     }
     if (this.#watchers.size > 0) {

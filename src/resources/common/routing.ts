@@ -6,7 +6,7 @@ import type { AppEnv, Platform, ServiceContext } from '../../platform/context';
 import { ApiError } from '../../platform/errors';
 import { errorResponse } from '../../platform/errors/handler';
 import type { Page } from '../../platform/family';
-import { jsonBytes, jsonText } from '../../platform/http/json-text';
+import { jsonText } from '../../platform/http/json-text';
 import {
   baseErrors,
   errorResponses,
@@ -100,7 +100,6 @@ export const deletedResponse = () => jsonResponse(DeletedSchema, 'Deleted confir
 interface Shown<R, Out> {
   present(ctx: ServiceContext, rec: R): Out;
   text(ctx: ServiceContext, rec: R): string;
-  bytes(ctx: ServiceContext, rec: R): Uint8Array;
   texts(ctx: ServiceContext): (rec: R) => string;
 }
 
@@ -110,7 +109,7 @@ export const recordAnswer = <R extends Rec, Out, S extends ContentfulStatusCode>
   records: Shown<R, Out>,
   rec: R,
   status: S,
-) => jsonBytes<Out, S>(c, records.bytes(c.get('ctx'), rec), status);
+) => jsonText<Out, S>(c, records.text(c.get('ctx'), rec), status);
 
 /**
  * A page of `list`: the cursor decoded for this workspace and list, the records scanned from
