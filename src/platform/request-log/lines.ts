@@ -96,10 +96,10 @@ export function lineOf(id: string, entry: NewEntry): [text: string, raw: string 
     `,"workspace_id":${JSON.stringify(entry.workspace_id)}` +
     // decisions.md, Faults: a filter field, so in the head (lines of before carry it further on).
     (entry.fault === undefined ? '' : `,"fault":${JSON.stringify(entry.fault)}`) +
-    `,"query":${objectText(entry.query)},"duration_ms":${entry.duration_ms}` +
+    `,"query":${JSON.stringify(entry.query)},"duration_ms":${entry.duration_ms}` +
     `,"credential_kind":"${entry.credential_kind}","request_id":"${entry.request_id}"` +
-    `,"request_headers":${objectText(entry.request_headers)}` +
-    `,"request_body":${entry.request_body === null ? 'null' : JSON.stringify(entry.request_body)}` +
+    `,"request_headers":${JSON.stringify(entry.request_headers)}` +
+    `,"request_body":${JSON.stringify(entry.request_body)}` +
     `,"request_body_truncated":${entry.request_body_truncated}`;
   const sent = 'json' in entry.response ? entry.response.json : entry.response.text;
   const body = cap(sent, answerCap(entry.method, entry.status, sent));
@@ -114,14 +114,6 @@ export function lineOf(id: string, entry: NewEntry): [text: string, raw: string 
     undefined,
   ];
 }
-
-// Most calls have no query and send neither header the log keeps.
-const objectText = (o: Record<string, string>): string => {
-  for (const _ in o) {
-    return JSON.stringify(o);
-  }
-  return '{}';
-};
 
 /** A line read back; undefined when it is not one (a file edited by hand). */
 export function entryOf(line: string): LoggedRequest | undefined {
