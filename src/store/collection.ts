@@ -4,14 +4,18 @@ import type { Rec } from './types';
 /** One collection of one scope in memory: records by id, and their order once a list asks. */
 export class Collection {
   #byId: Map<string, Rec> | undefined;
-  #loaded: Record<string, Rec> | undefined;
+  #loaded: Record<string, Rec> | Map<string, Rec> | undefined;
   #order: OrderIndex | undefined;
   /** Counts the changes applied: what was made from this collection's records is stale once it moves. */
   version = 0;
 
   /** `loaded`: the records as the data file holds them, turned into a Map on first use. */
-  constructor(loaded?: Record<string, Rec>) {
-    this.#loaded = loaded;
+  constructor(loaded?: Record<string, Rec> | Map<string, Rec>) {
+    if (loaded instanceof Map) {
+      this.#byId = loaded;
+    } else {
+      this.#loaded = loaded;
+    }
   }
 
   get byId(): Map<string, Rec> {

@@ -55,9 +55,45 @@ export function readWithLayout(
   }
   const workspaces: DataFile['workspaces'] = {};
   for (const [wsId, [start, end]] of Object.entries(layout.workspaces)) {
-    workspaces[wsId] = new UnparsedScope(buffer.subarray(start, end));
+    workspaces[wsId] = new UnparsedScope(
+      buffer.subarray(start, end),
+      collectionsWithin(buffer, layout.collections?.[wsId], start, end),
+    );
   }
   return { head, workspaces };
+}
+
+/**
+ * A workspace's collection spans from its own start; undefined unless they tile it: `{`, then
+ * each collection as `"<name>":<span>` separated by commas, then `}`, so none is left out.
+ */
+function collectionsWithin(
+  buffer: Buffer,
+  spans: Record<string, Span> | undefined,
+  start: number,
+  end: number,
+): Record<string, Span> | undefined {
+  if (typeof spans !== 'object' || spans === null) {
+    return undefined;
+  }
+  const within: Record<string, Span> = {};
+  let at = start + 1;
+  for (const [name, span] of Object.entries(spans)) {
+    const key = `${at === start + 1 ? '' : ','}${JSON.stringify(name)}:`;
+    if (
+      !Array.isArray(span) ||
+      !Number.isInteger(span[0]) ||
+      !Number.isInteger(span[1]) ||
+      span[0] !== at + Buffer.byteLength(key) ||
+      span[1] <= span[0] ||
+      buffer.toString('utf8', at, span[0]) !== key
+    ) {
+      return undefined;
+    }
+    within[name] = [span[0] - start, span[1] - start];
+    at = span[1];
+  }
+  return at === end - 1 ? within : undefined;
 }
 
 const OPEN = 0x7b; // {

@@ -7,11 +7,11 @@ import {
   type Change,
   type DataFile,
   GLOBAL,
+  type LoadedScope,
   type Op,
   type Rec,
   type ScanOptions,
   type Scope,
-  type ScopeData,
   UnparsedScope,
 } from './types';
 
@@ -347,7 +347,7 @@ export class Store implements Backing {
     }
   }
 
-  #loadScope(scope: Scope, colls: ScopeData): void {
+  #loadScope(scope: Scope, colls: LoadedScope): void {
     const map = new Map<string, Collection>();
     for (const [name, records] of Object.entries(colls)) {
       map.set(name, new Collection(records));

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { type Rec, ScopedStore, Store } from '../../src/store';
 import { tempDir } from '../support/spawn';
 
@@ -40,4 +41,17 @@ export async function openPath(): Promise<{ path: string; store: Store }> {
   const path = join(await tempDir(), 'data.json');
   const { store } = await Store.open(path);
   return { path, store };
+}
+
+/** The file's text with its layout changed and its checksum made right again. */
+export function withLayout(
+  text: string,
+  change: (layout: Record<string, unknown>) => void,
+): string {
+  const crcAt = text.lastIndexOf('\n,"crc32":');
+  const layoutAt = text.lastIndexOf('\n,"layout":', crcAt);
+  const layout = JSON.parse(text.slice(layoutAt + '\n,"layout":'.length, crcAt));
+  change(layout);
+  const body = `${text.slice(0, layoutAt)}\n,"layout":${JSON.stringify(layout)}`;
+  return `${body}\n,"crc32":${crc32(body)}}\n`;
 }

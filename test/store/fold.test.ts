@@ -4,7 +4,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { GLOBAL, type Rec, Store, StoreFileError } from '../../src/store';
 import { compactFiles } from '../../src/store/compactor';
 import { cleanup } from '../support/spawn';
-import { openPath } from './files';
+import { openPath, withLayout } from './files';
 
 // decisions.md, Store: compaction folds the journal into the data file by copying it span by
 // span, changed records put in their place. What a reopened store holds, and in what order,
@@ -187,16 +187,6 @@ describe('folding the journal into the data file', () => {
     await replayed.close();
   });
 });
-
-/** The file's text with its layout changed and its checksum made right again. */
-function withLayout(text: string, change: (layout: Record<string, unknown>) => void): string {
-  const crcAt = text.lastIndexOf('\n,"crc32":');
-  const layoutAt = text.lastIndexOf('\n,"layout":', crcAt);
-  const layout = JSON.parse(text.slice(layoutAt + '\n,"layout":'.length, crcAt));
-  change(layout);
-  const body = `${text.slice(0, layoutAt)}\n,"layout":${JSON.stringify(layout)}`;
-  return `${body}\n,"crc32":${crc32(body)}}\n`;
-}
 
 describe('the compaction worker', () => {
   test('a journal found corrupt while folding comes back as the store file error it is', async () => {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { type Rec, ScopedStore, Store, StoreFileError } from '../../src/store';
 import { harness } from '../support/harness';
 import { cleanup } from '../support/spawn';
-import { openPath, type Things, thing } from './files';
+import { openPath, type Things, thing, withLayout } from './files';
 
 // decisions.md, Store: the data file ends in a layout line (where each workspace's bytes lie) and
 // a checksum of all before it; a start trusts a file whose checksum matches and parses each
@@ -142,6 +142,87 @@ describe('the layout line', () => {
     await expect(Store.open(path)).rejects.toThrow(StoreFileError);
     await expect(Store.open(path)).rejects.toThrow(path);
     expect(await readFile(path, 'utf8')).toBe(damaged);
+  });
+});
+
+// decisions.md, Store: a workspace is parsed a record line at a time, from the layout's spans of
+// its collections, so a start never holds the workspace as one text beside its bytes.
+describe('a workspace parsed a record at a time', () => {
+  interface Two extends Things {
+    others: Thing;
+  }
+  type Thing = ReturnType<typeof thing>;
+  const ODD_IDS = ['say "hi"', 'back\\slash', 'new\nline', 'tab\there', 'café 🏠'];
+
+  /** ws_a with two collections (one of ids JSON must escape), ws_b with one; closed. */
+  async function twoCollections(): Promise<string> {
+    const { path, store } = await openPath();
+    store.transaction((tx) => {
+      const ws = tx.scope<Two>('ws_a');
+      for (const [n, id] of ODD_IDS.entries()) {
+        ws.put('things', thing(id, n));
+      }
+      ws.put('others', thing('other-1', 9, 'x'));
+      tx.scope<Things>('ws_b').put('things', thing('b-1', 1));
+    });
+    await store.close();
+    return path;
+  }
+
+  const all = (store: Store, ws: string) => {
+    const scope = new ScopedStore<Two>(store, ws);
+    return { things: [...scope.values('things')], others: [...scope.values('others')] };
+  };
+
+  test('every collection reads back as a whole parse has it, ids JSON escapes included', async () => {
+    const path = await twoCollections();
+    const whole = `${path}.whole.json`;
+    const text = await readFile(path, 'utf8');
+    await writeFile(whole, `${text.slice(0, text.lastIndexOf('\n,"layout":'))}}\n`);
+    const { store: lazy } = await Store.open(path);
+    const { store: eager } = await Store.open(whole);
+    expect(lazy.unparsed).toBe(2);
+    expect(all(lazy, 'ws_a')).toEqual(all(eager, 'ws_a'));
+    expect(all(lazy, 'ws_a').things.map((r) => r.id)).toEqual(ODD_IDS);
+    for (const id of ODD_IDS) {
+      expect(new ScopedStore<Two>(lazy, 'ws_a').get('things', id)?.id).toBe(id);
+    }
+    expect(all(lazy, 'ws_a').others).toEqual([thing('other-1', 9, 'x')]);
+    await lazy.close();
+    await eager.close();
+  });
+
+  test('spans that leave a collection out are not trusted: the workspace is parsed whole', async () => {
+    const path = await twoCollections();
+    const text = await readFile(path, 'utf8');
+    await writeFile(
+      path,
+      withLayout(text, (layout) => {
+        const colls = layout.collections as Record<string, Record<string, unknown>>;
+        delete colls.ws_a?.others;
+      }),
+    );
+    const { store } = await Store.open(path);
+    expect(store.unparsed).toBe(2); // the checksum holds: still read lazily
+    expect(all(store, 'ws_a').others).toEqual([thing('other-1', 9, 'x')]);
+    expect(all(store, 'ws_a').things).toHaveLength(ODD_IDS.length);
+    await store.close();
+  });
+
+  test('records not a line each (joined by hand, checksum redone) are parsed whole', async () => {
+    const path = await twoCollections();
+    const text = await readFile(path, 'utf8');
+    // Same length, so every span still holds: two records now share a line.
+    const joined = text.replace(',\n"back', ', "back');
+    expect(joined).not.toBe(text);
+    await writeFile(
+      path,
+      withLayout(joined, () => {}),
+    );
+    const { store } = await Store.open(path);
+    expect(store.unparsed).toBe(2);
+    expect(all(store, 'ws_a').things.map((r) => r.id)).toEqual(ODD_IDS);
+    await store.close();
   });
 });
 
