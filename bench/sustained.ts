@@ -15,7 +15,7 @@
 // BENCH_PREFILL=off (no pre-fill: at 50k and 100k a 45 s run then sees no compaction).
 // Run: npx tsx bench/sustained.ts (data files are cached in os.tmpdir()/svc-bench-sustained).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
@@ -49,10 +49,18 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 /** Spawns a server and resolves once it prints its ready line. */
 async function launch(args: string[]): Promise<Server> {
   const started = await start(args);
+  if (process.env.BENCH_SVC_OUT) {
+    started.child.stdout?.pipe(createWriteStream(process.env.BENCH_SVC_OUT, { flags: 'a' }));
+  }
   return { ...started, url: new URL(started.url) };
 }
 
+// BENCH_NODE_FLAGS: Node options for svc itself, e.g. "--trace-gc" (its output is let go unless
+// BENCH_SVC_OUT names a file to keep it in).
+const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+
 const serveArgs = (data: string) => [
+  ...NODE_FLAGS,
   BIN,
   'serve',
   '--data',
@@ -329,19 +337,26 @@ function watchJournal(data: string, start: number) {
 
 function watchMemory(pid: number) {
   let peak = 0;
+  let peakAt = 0;
+  const start = performance.now();
   const tick = () => {
     try {
-      peak = Math.max(peak, memoryOf(pid).rss);
+      const { rss } = memoryOf(pid);
+      if (rss > peak) {
+        peak = rss;
+        peakAt = performance.now() - start;
+      }
     } catch {
       // the process is gone: its last reading stands
     }
   };
   const timer = setInterval(tick, 50);
   return {
+    /** The highest VmRSS sampled, and when (ms from the start of the watch). */
     stop: () => {
       clearInterval(timer);
       tick();
-      return peak;
+      return { peak, peakAt };
     },
   };
 }
@@ -495,7 +510,7 @@ async function sustained(jobs: number, file: string, dir: string, seed: Seeded) 
     ]);
     const elapsed = performance.now() - start;
     const { compactions, peak: journalPeak } = journal.stop();
-    const sampledPeak = memory.stop();
+    const { peak: sampledPeak, peakAt } = memory.stop();
     const { hwm } = memoryOf(server.pid);
     const down = await terminate(server);
     const after = statSync(data, { throwIfNoEntry: false })?.size ?? 0;
@@ -545,7 +560,7 @@ async function sustained(jobs: number, file: string, dir: string, seed: Seeded) 
         worst = Math.min(worst, lowest / mid);
       }
       described.push(
-        `at ${(c.start / 1000).toFixed(1)} s for ${secs(c.end - c.start)}${lowest === undefined ? ' (after the last whole second)' : `: ${lowest}/s`}`,
+        `at ${(c.start / 1000).toFixed(1)} s for ${secs(c.end - c.start)}${lowest === undefined ? ' (after the last whole second)' : `: ${lowest}/s; its seconds ${during.join(' ')}, the two after ${buckets.slice(last + 1, last + 3).join(' ')}`}`,
       );
     }
     const compactLine = compactions.length
@@ -564,7 +579,7 @@ async function sustained(jobs: number, file: string, dir: string, seed: Seeded) 
     const atEnd =
       after > 0 ? `, ${(hwm / after).toFixed(1)}x the data file at the end (${mb(after)})` : '';
     console.log(
-      `  peak RSS ${mb(hwm)} (VmHWM; sampled max ${mb(sampledPeak)}) = ${ratio.toFixed(1)}x data file${atEnd}${rssTarget}`,
+      `  peak RSS ${mb(hwm)} (VmHWM; sampled max ${mb(sampledPeak)} at ${secs(peakAt)}) = ${ratio.toFixed(1)}x data file${atEnd}${rssTarget}`,
     );
     console.log(
       `  shutdown ${secs(down.ms)} (exit ${String(down.code)}), data file after ${mb(after)}   ${verdict(down.ms < 1000 && down.code === 0, '< 1 s')}`,
