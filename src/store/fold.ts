@@ -2,7 +2,13 @@ import { type FileHandle, open, rename } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ChunkWriter } from './chunks';
-import { type Folded, type FoldedOps, foldJournals } from './folded-ops';
+import {
+  type Folded,
+  type FoldedOps,
+  foldJournals,
+  JournalTexts,
+  type RecordText,
+} from './folded-ops';
 import { syncDirectory } from './fsync';
 import { CRC_LINE, type FullLayout, LAYOUT_LINE, type Layout, type Span } from './layout';
 import {
@@ -68,12 +74,17 @@ async function fold(
     if (ops.size === 0 && opened.bytes > 0) {
       return { bytes: opened.bytes, seq, written: false };
     }
-    const bytes = await writeDataFile(
-      dataPath,
-      (w) => writeSnapshot(w, opened.source, ops, seq),
-      pace,
-    );
-    return { bytes, seq, written: true };
+    const texts = new JournalTexts(journals);
+    try {
+      const bytes = await writeDataFile(
+        dataPath,
+        (w) => writeSnapshot(w, opened.source, { ops, texts }, seq),
+        pace,
+      );
+      return { bytes, seq, written: true };
+    } finally {
+      await texts.close();
+    }
   } finally {
     await opened.handle?.close();
   }
@@ -128,13 +139,14 @@ async function writeDataFile(
 async function writeSnapshot(
   w: ChunkWriter,
   source: SnapshotSource,
-  ops: FoldedOps,
+  changes: Changes,
   seq: number,
 ): Promise<void> {
+  const { ops } = changes;
   await w.text(`{"format":"${FORMAT}","version":${FORMAT_VERSION},"seq":${seq},"global":`);
   const globalAt = w.at;
   const collections: FullLayout['collections'] = {};
-  collections[GLOBAL] = await writeScope(w, source.scope(GLOBAL), ops.get(GLOBAL));
+  collections[GLOBAL] = await writeScope(w, source.scope(GLOBAL), changes, ops.get(GLOBAL));
   const layout: FullLayout = {
     workspaces_at: 0,
     workspaces: {},
@@ -149,7 +161,7 @@ async function writeSnapshot(
     await w.text(`${first ? '' : ','}\n${JSON.stringify(id)}:`);
     first = false;
     const start = w.at;
-    collections[id] = await writeScope(w, scope, ops.get(id));
+    collections[id] = await writeScope(w, scope, changes, ops.get(id));
     layout.workspaces[id] = [start, w.at];
   };
   const old = new Set(source.workspaces());
@@ -165,6 +177,12 @@ async function writeSnapshot(
   await w.text(`${LAYOUT_LINE}${JSON.stringify(layout)}`);
 }
 
+/** What the journals changed, and where to read the records they wrote. */
+interface Changes {
+  ops: FoldedOps;
+  texts: JournalTexts;
+}
+
 const FIRST = Buffer.from('\n');
 const NEXT = Buffer.from(',\n');
 
@@ -172,6 +190,7 @@ const NEXT = Buffer.from(',\n');
 async function writeScope(
   w: ChunkWriter,
   source: ScopeSource | undefined,
+  { texts }: Changes,
   touched: Map<string, Map<string, Folded>> | undefined,
 ): Promise<Record<string, Span>> {
   if (source?.copy && touched === undefined) {
@@ -192,12 +211,12 @@ async function writeScope(
       await header(coll.name);
       spans[coll.name] = await coll.copy(w);
     } else {
-      await writeCollection(w, coll.name, coll.records(), changes, header, spans);
+      await writeCollection(w, coll.name, coll.records(), changes, header, spans, texts);
     }
   }
   for (const [name, changes] of touched ?? []) {
     if (!seen.has(name)) {
-      await writeCollection(w, name, [], changes, header, spans);
+      await writeCollection(w, name, [], changes, header, spans, texts);
     }
   }
   await w.text('}');
@@ -216,6 +235,7 @@ async function writeCollection(
   changes: Map<string, Folded> | undefined,
   header: (name: string) => Promise<void>,
   spans: Record<string, Span>,
+  texts: JournalTexts,
 ): Promise<void> {
   let start = -1;
   const put = async (line: Uint8Array | string) => {
@@ -229,6 +249,12 @@ async function writeCollection(
     }
     await (typeof line === 'string' ? w.text(line) : w.bytes(line));
   };
+  // A record the journals wrote: `"<id>":` then its JSON as the journal holds it.
+  const putWritten = async (id: string, text: RecordText, inOrder: boolean) => {
+    await put(`${JSON.stringify(id)}:`);
+    const json = await texts.bytes(text, inOrder);
+    await (typeof json === 'string' ? w.text(json) : w.bytes(json));
+  };
   for await (const [id, line] of records) {
     const change = changes?.get(id);
     if (change === undefined) {
@@ -236,7 +262,7 @@ async function writeCollection(
     } else {
       change.inFile = true;
       if (!change.moved && change.text !== undefined) {
-        await put(`${JSON.stringify(id)}:${change.text}`);
+        await putWritten(id, change.text, false);
       }
     }
   }
@@ -244,7 +270,9 @@ async function writeCollection(
     .filter(([, change]) => change.text !== undefined && (change.moved || !change.inFile))
     .sort(([, a], [, b]) => a.order - b.order);
   for (const [id, change] of added) {
-    await put(`${JSON.stringify(id)}:${change.text}`);
+    if (change.text !== undefined) {
+      await putWritten(id, change.text, true);
+    }
   }
   if (start >= 0) {
     await w.text('}');

@@ -1,11 +1,17 @@
 import { type FileHandle, open } from 'node:fs/promises';
-import { decodeLineTexts, type JournalTextTx } from './journal';
+import { decodeLineParts, type JournalPartTx } from './journal';
 import { linesOf } from './lines';
 import { type Scope, StoreFileError } from './types';
 
+/**
+ * Where a record's JSON lies in the journals, as bytes of one of them (its index among those
+ * folded), or its JSON itself (a line of an earlier version held the record inline).
+ */
+export type RecordText = { journal: number; start: number; end: number } | string;
+
 /** What the journals say of one record in the end: its JSON, or undefined when deleted. */
 export interface Folded {
-  text: string | undefined;
+  text: RecordText | undefined;
   /**
    * Deleted at some point: a record of the data file does not keep its place, it goes after the
    * others as a Map does with a key deleted and set again.
@@ -24,8 +30,9 @@ const READ_BYTES = 1 << 20;
 
 /**
  * Reads journals (oldest first) line by line and keeps only the last word on each record, as
- * JSON text: a compaction holds what changed, never the journal whole. Transactions at or below
- * `afterSeq` are already in the data file and skipped.
+ * where its JSON lies: a compaction holds which records changed, never their text (which it reads
+ * back as it writes them, JournalTexts) nor the journal whole. Transactions at or below `afterSeq`
+ * are already in the data file and skipped.
  */
 export async function foldJournals(
   paths: readonly string[],
@@ -34,8 +41,8 @@ export async function foldJournals(
   const ops: FoldedOps = new Map();
   let seq = afterSeq;
   let order = 0;
-  for (const path of paths) {
-    for await (const group of journalLines(path)) {
+  for (const [journal, path] of paths.entries()) {
+    for await (const { at, group } of journalLines(path)) {
       for (const tx of group) {
         if (tx.seq <= afterSeq) {
           continue;
@@ -50,7 +57,8 @@ export async function foldJournals(
             if (entry.text === undefined) {
               entry.order = order++;
             }
-            entry.text = rec;
+            entry.text =
+              typeof rec === 'string' ? rec : { journal, start: at + rec[0], end: at + rec[1] };
           }
         }
       }
@@ -83,7 +91,7 @@ function entryOf(ops: FoldedOps, scope: Scope, coll: string, id: string): Folded
  * never acknowledged) and is no group, as when a start reads the journal (journal.ts); a bad line
  * anywhere else means the file is corrupt.
  */
-async function* journalLines(path: string): AsyncGenerator<JournalTextTx[]> {
+async function* journalLines(path: string): AsyncGenerator<{ at: number; group: JournalPartTx[] }> {
   let handle: FileHandle;
   try {
     handle = await open(path, 'r');
@@ -102,11 +110,11 @@ async function* journalLines(path: string): AsyncGenerator<JournalTextTx[]> {
       if (!ended) {
         return; // nothing, or a torn append
       }
-      const group = decodeLineTexts(line.toString('utf8'));
+      const group = decodeLineParts(line);
       if (group === undefined) {
         badAt = at;
       } else {
-        yield group;
+        yield { at, group };
       }
     }
   } finally {
@@ -122,5 +130,67 @@ async function* chunksOf(handle: FileHandle): AsyncGenerator<Buffer> {
       return;
     }
     yield chunk.subarray(0, bytesRead);
+  }
+}
+
+const WINDOW_BYTES = 1 << 20;
+
+/**
+ * Reads records' JSON back from the journals being folded. Records new to a collection are asked
+ * for in the order they were written (`inOrder`), so a window read ahead serves most of them; a
+ * changed record, met where the data file has it, is read alone unless the window holds it.
+ */
+export class JournalTexts {
+  readonly #paths: readonly string[];
+  readonly #handles = new Map<number, FileHandle>();
+  #window = { journal: -1, start: 0, bytes: Buffer.alloc(0) };
+
+  constructor(paths: readonly string[]) {
+    this.#paths = paths;
+  }
+
+  async bytes(text: RecordText, inOrder: boolean): Promise<Buffer | string> {
+    if (typeof text === 'string') {
+      return text;
+    }
+    const { journal, start, end } = text;
+    const window = this.#window;
+    if (
+      window.journal === journal &&
+      start >= window.start &&
+      end <= window.start + window.bytes.length
+    ) {
+      return window.bytes.subarray(start - window.start, end - window.start);
+    }
+    const want = inOrder ? Math.max(WINDOW_BYTES, end - start) : end - start;
+    const bytes = Buffer.allocUnsafe(want);
+    const { bytesRead } = await (await this.#handle(journal)).read(bytes, 0, want, start);
+    if (bytesRead < end - start) {
+      throw new StoreFileError(`journal ${this.#paths[journal]} ends before byte ${end}`);
+    }
+    if (inOrder) {
+      this.#window = { journal, start, bytes: bytes.subarray(0, bytesRead) };
+    }
+    return bytes.subarray(0, end - start);
+  }
+
+  async #handle(journal: number): Promise<FileHandle> {
+    let handle = this.#handles.get(journal);
+    if (handle === undefined) {
+      const path = this.#paths[journal];
+      if (path === undefined) {
+        throw new Error(`no journal ${journal}`);
+      }
+      handle = await open(path, 'r');
+      this.#handles.set(journal, handle);
+    }
+    return handle;
+  }
+
+  async close(): Promise<void> {
+    for (const handle of this.#handles.values()) {
+      await handle.close();
+    }
+    this.#handles.clear();
   }
 }

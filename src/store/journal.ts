@@ -18,12 +18,17 @@ export interface JournalTx {
   ops: Op[];
 }
 
-/** A transaction as a compaction reads it: each record's JSON as text. */
-export interface JournalTextTx {
+/**
+ * A record as a compaction reads it: where its JSON lies in the line, as byte offsets, or the JSON
+ * made from the record a line of an earlier version holds inline.
+ */
+export type RecordPart = readonly [start: number, end: number] | string;
+
+/** A transaction as a compaction reads it, its records as parts of the line. */
+export interface JournalPartTx {
   seq: number;
-  ops: TextOp[];
+  ops: [Scope, string, string, RecordPart?][];
 }
-export type TextOp = [Scope, string, string, string?];
 
 export function encodeGroup(txs: readonly JournalTx[]): string {
   const first = txs[0];
@@ -47,39 +52,65 @@ export function encodeGroup(txs: readonly JournalTx[]): string {
 
 /** A line's transactions, records parsed; undefined when the line is not whole. */
 export function decodeLine(line: string): JournalTx[] | undefined {
-  return decode(
-    line,
-    (text) => JSON.parse(text) as RawRecord,
-    (rec) => rec,
-  );
-}
-
-/** A line's transactions, each record as its JSON text (what a compaction writes). */
-export function decodeLineTexts(line: string): JournalTextTx[] | undefined {
-  return decode(
-    line,
-    (text) => text,
-    (rec) => JSON.stringify(rec),
-  );
-}
-
-function decode<R>(
-  line: string,
-  part: (text: string) => R,
-  inline: (rec: RawRecord) => R,
-): { seq: number; ops: [Scope, string, string, R?][] }[] | undefined {
   const space = line.indexOf(' ');
   const json = line.slice(space + 1);
   if (space !== 8 || Number.parseInt(line.slice(0, 8), 16) !== crc32(json)) {
     return undefined;
   }
+  const tab = json.indexOf('\t');
+  return decodeGroup(
+    tab < 0 ? json : json.slice(0, tab),
+    tab < 0 ? [] : json.slice(tab + 1).split('\t'),
+    (text) => JSON.parse(text) as RawRecord,
+    (rec) => rec,
+  );
+}
+
+const SPACE = 0x20;
+const TAB = 0x09;
+
+/**
+ * A line's transactions read from its bytes, each record as where its JSON lies: a compaction
+ * writes it out as the bytes it is, and holds no text of it meanwhile.
+ */
+export function decodeLineParts(line: Buffer): JournalPartTx[] | undefined {
+  if (line[8] !== SPACE || line.indexOf(SPACE) !== 8) {
+    return undefined;
+  }
+  const json = line.subarray(9);
+  if (Number.parseInt(line.toString('latin1', 0, 8), 16) !== crc32(json)) {
+    return undefined;
+  }
+  const tab = line.indexOf(TAB, 9);
+  const parts: [number, number][] = [];
+  for (let start = tab + 1; tab >= 0; ) {
+    const next = line.indexOf(TAB, start);
+    parts.push([start, next < 0 ? line.length : next]);
+    if (next < 0) {
+      break;
+    }
+    start = next + 1;
+  }
+  return decodeGroup(
+    line.toString('utf8', 9, tab < 0 ? line.length : tab),
+    parts,
+    (part): RecordPart => part,
+    (rec) => JSON.stringify(rec),
+  );
+}
+
+/** A group's transactions from its JSON head and the parts its puts name by number. */
+function decodeGroup<P, R>(
+  head: string,
+  parts: readonly P[],
+  part: (part: P) => R,
+  inline: (rec: RawRecord) => R,
+): { seq: number; ops: [Scope, string, string, R?][] }[] | undefined {
   try {
-    const tab = json.indexOf('\t');
-    const group = JSON.parse(tab < 0 ? json : json.slice(0, tab)) as {
+    const group = JSON.parse(head) as {
       s: number;
       t: [Scope, string, string, (RawRecord | number)?][][];
     };
-    const parts = tab < 0 ? [] : json.slice(tab + 1).split('\t');
     return group.t.map((ops, i) => ({
       seq: group.s + i,
       ops: ops.map(([scope, coll, id, rec]) => {
@@ -89,11 +120,11 @@ function decode<R>(
         if (typeof rec !== 'number') {
           return [scope, coll, id, inline(rec)];
         }
-        const text = parts[rec];
-        if (text === undefined) {
+        const found = parts[rec];
+        if (found === undefined) {
           throw new Error('a record the line does not hold');
         }
-        return [scope, coll, id, part(text)];
+        return [scope, coll, id, part(found)];
       }),
     }));
   } catch {

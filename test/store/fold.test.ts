@@ -226,6 +226,43 @@ describe('a journal set aside, folded by the worker', () => {
   });
 });
 
+describe('records read back from the journals as they are written', () => {
+  test('a record over the read window, multi-byte text, changed in place and added, over two journals', async () => {
+    const { path, store } = await openPath();
+    const put = (id: string, text: string) =>
+      store.transaction((tx) => tx.scope<Loose>('ws_a').put('alpha', { id, text }));
+    for (let i = 0; i < 50; i++) {
+      put(`old${i}`, 'é'.repeat(i));
+    }
+    await store.compact(); // the fifty are in the data file: changing them puts them in place
+    const base = await readFile(path);
+    const huge = 'ü😀'.repeat(300_000); // 1.8 MB of UTF-8: more than a read window
+    put('old40', 'changed 🏠');
+    put('new1', huge);
+    put('old3', huge);
+    await store.sync();
+    const first = `${path}.first`;
+    await writeFile(first, await readFile(`${path}.journal`));
+    for (let i = 0; i < 3000; i++) {
+      put(`new${i + 2}`, `ñ${i}`.repeat(50)); // several MB: the window moves on
+    }
+    put('old7', 'later');
+    const expected = contents(store);
+    await store.sync();
+    const second = `${path}.second`;
+    await writeFile(second, await readFile(`${path}.journal`));
+    await store.close();
+    // The data file as the first compaction left it, both journals folded into it: the second
+    // repeats the first's lines, so reading from both must agree.
+    await writeFile(path, base);
+    await compactFiles({ dataPath: path, journals: [first, second], paced: false }).done;
+    const { store: reopened } = await Store.open(path);
+    expect(contents(reopened)).toEqual(expected);
+    expect(reopened.read('ws_a', 'alpha', 'new1')).toEqual({ id: 'new1', text: huge });
+    await reopened.close();
+  });
+});
+
 describe('journal lines', () => {
   test('a line of an earlier svc, records inline, is replayed at start and folded in', async () => {
     const { path, store } = await openPath();
