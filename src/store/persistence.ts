@@ -126,17 +126,26 @@ export class Persistence {
     });
   }
 
-  /** Flushes and, unless the snapshot already holds everything, writes a final one. */
+  /**
+   * Flushes and, unless the snapshot already holds everything, writes a final one. Rejects when
+   * anything failed to reach the disk, now or before: a shutdown must not say all was flushed.
+   */
   async close(): Promise<void> {
     this.#closing = true;
     this.#hurry();
-    await this.#loop;
-    await this.#snapshotting;
-    if (this.#journal.bytes > 0 || this.#queue.length > 0) {
-      await this.compact();
+    try {
+      await this.#loop;
+      await this.#snapshotting;
+      if (!this.#failure && (this.#journal.bytes > 0 || this.#queue.length > 0)) {
+        await this.compact();
+      }
+    } finally {
+      await this.#journal.close();
+      this.#release();
     }
-    await this.#journal.close();
-    this.#release();
+    if (this.#failure) {
+      throw this.#failure;
+    }
   }
 
   #kick(): void {
@@ -188,7 +197,7 @@ export class Persistence {
   }
 
   /** Folds the journal set aside into the data file, off this thread, then deletes it. */
-  #fold(asked: { resolve: () => void }[] = []): void {
+  #fold(asked: { resolve: () => void; reject: (err: Error) => void }[] = []): void {
     const aside = asidePath(this.dataPath);
     const compaction = compactFiles({
       dataPath: this.dataPath,
@@ -204,7 +213,14 @@ export class Persistence {
           waiter.resolve();
         }
       })
-      .catch((err: Error) => this.#fail(err));
+      .catch((err: Error) => {
+        this.#fail(err);
+        // Those who asked for this fold were taken off the queue #fail empties: they hear it here
+        // (a shutdown waiting on a fold that failed would otherwise wait for ever).
+        for (const waiter of asked) {
+          waiter.reject(this.#failure ?? err);
+        }
+      });
     void this.#snapshotting.finally(() => {
       this.#snapshotting = undefined;
       if ((this.#compactions.length > 0 || this.#wantsSnapshot()) && !this.#failure) {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { copyFile, rename, stat } from 'node:fs/promises';
+import { appendFile, copyFile, rename, stat } from 'node:fs/promises';
 import { afterEach, describe, expect, test } from 'vitest';
 import { Store } from '../../src/store';
 import { cleanup } from '../support/spawn';
@@ -111,5 +111,15 @@ describe('compaction', () => {
     const after = await stat(path);
     expect(after.ino).toBe(before.ino);
     expect(after.mtimeMs).toBe(before.mtimeMs);
+  });
+  test('a fold that fails is told to whoever asked for it: compact and close reject, never hang', async () => {
+    const { path, store } = await openPath();
+    put(store, thing('a'));
+    await store.sync();
+    await appendFile(`${path}.journal`, 'not a journal line\n'); // damaged behind svc's back
+    put(store, thing('b'));
+    await store.sync();
+    await expect(store.compact()).rejects.toThrow(/journal.prev is corrupt at byte/);
+    await expect(store.close()).rejects.toThrow(/journal.prev is corrupt at byte/);
   });
 });
