@@ -1,6 +1,7 @@
 import { type FileHandle, open, rename } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { crc32 } from 'node:zlib';
 import { ChunkWriter } from './chunks';
 import {
   type Folded,
@@ -68,7 +69,7 @@ async function fold(
   parseWhole: boolean,
   pace: Pace,
 ): Promise<FoldResult> {
-  const opened = await openSource(dataPath, parseWhole);
+  const opened = await openSource(dataPath, parseWhole, pace);
   try {
     const { ops, seq } = await foldJournals(journals, opened.source.seq);
     if (ops.size === 0 && opened.bytes > 0) {
@@ -293,7 +294,7 @@ const TAIL_BYTES = 64 * 1024;
  * The data file as a source: read span by span when its layout line names every scope's
  * collections, else parsed whole (a file svc wrote before, or edited by hand).
  */
-async function openSource(dataPath: string, parseWhole: boolean): Promise<Opened> {
+async function openSource(dataPath: string, parseWhole: boolean, pace: Pace): Promise<Opened> {
   let handle: FileHandle;
   try {
     handle = await open(dataPath, 'r');
@@ -305,7 +306,13 @@ async function openSource(dataPath: string, parseWhole: boolean): Promise<Opened
   }
   try {
     const { size } = await handle.stat();
-    const layout = parseWhole ? undefined : await readLayout(handle, size);
+    const found = parseWhole ? undefined : await readLayout(handle, size);
+    // A file edited by hand since svc wrote it (its checksum no longer matching) is parsed whole,
+    // as a start parses it: its spans may no longer say where its values lie.
+    const layout =
+      found && (await checksumHolds(handle, found.crcAt, found.crc, pace))
+        ? found.layout
+        : undefined;
     if (layout) {
       const head = Buffer.alloc(layout.global[0]);
       await handle.read(head, 0, head.length, 0);
@@ -322,8 +329,14 @@ async function openSource(dataPath: string, parseWhole: boolean): Promise<Opened
   }
 }
 
-/** The layout line, when it is there and names every scope's collections. */
-async function readLayout(handle: FileHandle, size: number): Promise<FullLayout | undefined> {
+/**
+ * The layout line, when it is there and names every scope's collections, with where the checksum
+ * line starts and the checksum it gives.
+ */
+async function readLayout(
+  handle: FileHandle,
+  size: number,
+): Promise<{ layout: FullLayout; crcAt: number; crc: number } | undefined> {
   for (let want = Math.min(TAIL_BYTES, size); ; want = Math.min(want * 4, size)) {
     const tail = Buffer.alloc(want);
     await handle.read(tail, 0, want, size - want);
@@ -331,9 +344,13 @@ async function readLayout(handle: FileHandle, size: number): Promise<FullLayout 
     const layoutAt = crcAt < 0 ? -1 : tail.lastIndexOf(LAYOUT_LINE, crcAt);
     if (layoutAt >= 0) {
       try {
-        return complete(
+        const layout = complete(
           JSON.parse(tail.toString('utf8', layoutAt + LAYOUT_LINE.length, crcAt)) as Layout,
         );
+        const crc = Number(tail.toString('latin1', crcAt + CRC_LINE.length).replace(/}\s*$/, ''));
+        return layout && Number.isInteger(crc)
+          ? { layout, crcAt: size - want + crcAt, crc }
+          : undefined;
       } catch {
         return undefined;
       }
@@ -343,6 +360,34 @@ async function readLayout(handle: FileHandle, size: number): Promise<FullLayout 
     }
   }
 }
+
+/** Whether the CRC-32 of the file's first `end` bytes is `crc`; paced as the writing is. */
+async function checksumHolds(
+  handle: FileHandle,
+  end: number,
+  crc: number,
+  pace: Pace,
+): Promise<boolean> {
+  let sum = 0;
+  const chunk = Buffer.allocUnsafe(Math.min(CRC_READ_BYTES, end));
+  for (let at = 0; at < end; ) {
+    const started = performance.now();
+    const { bytesRead } = await handle.read(chunk, 0, Math.min(chunk.length, end - at), at);
+    if (bytesRead === 0) {
+      return false;
+    }
+    sum = crc32(chunk.subarray(0, bytesRead), sum);
+    at += bytesRead;
+    if (pace.paced) {
+      await new Promise((resolve) =>
+        setTimeout(resolve, (performance.now() - started) * REST_PER_WORK),
+      );
+    }
+  }
+  return sum === crc;
+}
+
+const CRC_READ_BYTES = 4 << 20;
 
 function complete(layout: Layout): FullLayout | undefined {
   const { global, collections, workspaces } = layout;

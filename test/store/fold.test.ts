@@ -164,6 +164,34 @@ describe('folding the journal into the data file', () => {
     await again.close();
   });
 
+  test('a file edited by hand (checksum left as it was) is folded whole, the edit kept', async () => {
+    const { path, store } = await openPath();
+    store.transaction((tx) => {
+      tx.scope<Loose>('ws_a').put('alpha', { id: 'a1', v: 'as written' });
+      tx.scope<Loose>('ws_a').put('beta', { id: 'b1', v: 'as written' });
+    });
+    await store.close();
+    // The last collection's record made longer: every span after it is off, the checksum too.
+    const text = await readFile(path, 'utf8');
+    const edited = text.replace(
+      '"b1":{"id":"b1","v":"as written"}',
+      '"b1":{"id":"b1","v":"edited by hand, longer"}',
+    );
+    expect(edited).not.toBe(text);
+    await writeFile(path, edited);
+    const { store: reopened } = await Store.open(path);
+    expect(reopened.unparsed).toBe(0); // parsed whole at start: its checksum fails
+    reopened.transaction((tx) => tx.scope<Loose>('ws_a').put('alpha', { id: 'a2' })); // beta untouched
+    await reopened.close();
+    const file = JSON.parse(await readFile(path, 'utf8'));
+    expect(file.workspaces.ws_a.beta).toEqual({ b1: { id: 'b1', v: 'edited by hand, longer' } });
+    expect(Object.keys(file.workspaces.ws_a.alpha)).toEqual(['a1', 'a2']);
+    const { store: again } = await Store.open(path);
+    expect(again.unparsed).toBe(1); // written by svc again: its layout and checksum hold
+    expect(again.read('ws_a', 'beta', 'b1')).toEqual({ id: 'b1', v: 'edited by hand, longer' });
+    await again.close();
+  });
+
   test('a restart replays the journal without parsing the workspaces it touched', async () => {
     const { path, store } = await randomHistory(9, 1);
     const expected = contents(store);
