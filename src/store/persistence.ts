@@ -1,7 +1,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { compactFiles } from './compactor';
-import { encodeGroup, Journal, type JournalTx } from './journal';
+import { encodeGroup, Journal, type JournalTx, type ReplayTx } from './journal';
 import { acquireLock } from './lock';
 import { DurableJsonFile } from './snapshot';
 import type { DataFile, Op } from './types';
@@ -66,7 +66,7 @@ export class Persistence {
   static async open(dataPath: string): Promise<{
     persistence: Persistence;
     data: DataFile | null;
-    txs: JournalTx[];
+    txs: ReplayTx[];
   }> {
     await mkdir(dirname(dataPath), { recursive: true });
     const release = acquireLock(dataPath);
@@ -185,7 +185,9 @@ export class Persistence {
     const asked = this.#compactions.length > 0;
     const outgrown =
       this.#journal.bytes > Math.max(MIN_COMPACT_BYTES, this.#file.bytes / COMPACT_SHARE);
-    return this.#snapshotting === undefined && (asked || outgrown);
+    // Once anything failed, `.prev` may hold writes no fold has taken in: setting the journal
+    // aside again would put the journal in its place, and those writes would be lost.
+    return this.#failure === undefined && this.#snapshotting === undefined && (asked || outgrown);
   }
 
   /** Inside the loop: set the journal aside; the folding goes on beside. */

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { appendFile, copyFile, rename, stat } from 'node:fs/promises';
+import { appendFile, copyFile, mkdir, rename, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { Store } from '../../src/store';
 import { cleanup } from '../support/spawn';
@@ -8,6 +9,15 @@ import { crashCopy, ids, openPath, put, thing } from './files';
 afterEach(cleanup);
 
 const pad = 'p'.repeat(2000);
+
+/** Waits until the journal has stopped growing (writes a failed store still takes). */
+async function settled(store: Store): Promise<void> {
+  let last = -1;
+  while (store.journalBytes !== last) {
+    last = store.journalBytes;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 /** A store big enough that writing its snapshot takes a while. */
 async function bigStore() {
@@ -121,5 +131,25 @@ describe('compaction', () => {
     await store.sync();
     await expect(store.compact()).rejects.toThrow(/journal.prev is corrupt at byte/);
     await expect(store.close()).rejects.toThrow(/journal.prev is corrupt at byte/);
+  });
+  test('after a fold failed, the journal is never set aside again over the one it left', async () => {
+    const { path, store } = await openPath();
+    put(store, thing('before'));
+    await store.sync();
+    // The fold cannot write its temporary file: it fails, leaving the journal set aside.
+    await mkdir(join(dirname(path), '.data.json.tmp'));
+    await expect(store.compact()).rejects.toThrow(/failed/);
+    // Writes the journal still takes, past the size that would set it aside.
+    for (let i = 0; i < 5; i++) {
+      put(store, ...Array.from({ length: 1000 }, (_, k) => thing(`after-${i}-${k}`, k, pad)));
+      await store.sync().catch(() => undefined); // refused at once: the store has failed
+      await settled(store);
+    }
+    expect(existsSync(`${path}.journal.prev`)).toBe(true);
+    const copy = await crashCopy(path);
+    await store.close().catch(() => undefined);
+    const { store: reopened } = await Store.open(copy);
+    expect(ids(reopened)).toContain('before');
+    await reopened.close();
   });
 });
