@@ -50,8 +50,19 @@ export function encodeGroup(txs: readonly JournalTx[]): string {
   return `${crc32(json).toString(16).padStart(8, '0')} ${json}\n`;
 }
 
-/** A line's transactions, records parsed; undefined when the line is not whole. */
-export function decodeLine(line: string): JournalTx[] | undefined {
+/**
+ * A write as a start replays it: the record as the JSON text the line holds (undefined for a
+ * delete), parsed when its workspace is (decisions.md, Store).
+ */
+export type ReplayOp = [Scope, string, string, string?];
+
+export interface ReplayTx {
+  seq: number;
+  ops: ReplayOp[];
+}
+
+/** A line's transactions, records as their JSON text; undefined when the line is not whole. */
+export function decodeLine(line: string): ReplayTx[] | undefined {
   const space = line.indexOf(' ');
   const json = line.slice(space + 1);
   if (space !== 8 || Number.parseInt(line.slice(0, 8), 16) !== crc32(json)) {
@@ -61,8 +72,8 @@ export function decodeLine(line: string): JournalTx[] | undefined {
   return decodeGroup(
     tab < 0 ? json : json.slice(0, tab),
     tab < 0 ? [] : json.slice(tab + 1).split('\t'),
-    (text) => JSON.parse(text) as RawRecord,
-    (rec) => rec,
+    (text) => text,
+    (rec) => JSON.stringify(rec),
   );
 }
 
@@ -133,7 +144,7 @@ function decodeGroup<P, R>(
 }
 
 export interface JournalRead {
-  txs: JournalTx[];
+  txs: ReplayTx[];
   goodBytes: number;
   totalBytes: number;
 }
@@ -207,8 +218,8 @@ async function readJournal(path: string): Promise<string | null> {
   }
 }
 
-function parse(path: string, text: string): { txs: JournalTx[]; goodBytes: number } {
-  const txs: JournalTx[] = [];
+function parse(path: string, text: string): { txs: ReplayTx[]; goodBytes: number } {
+  const txs: ReplayTx[] = [];
   let offset = 0;
   let goodBytes = 0;
   while (offset < text.length) {

@@ -1,5 +1,6 @@
 import { Collection } from './collection';
 import type { GlobalCollections, WorkspaceCollections } from './collections';
+import type { ReplayOp } from './journal';
 import { Persistence } from './persistence';
 import { type Backing, ScopedStore } from './scoped';
 import { Tx } from './tx';
@@ -9,6 +10,7 @@ import {
   GLOBAL,
   type LoadedScope,
   type Op,
+  type RawRecord,
   type Rec,
   type ScanOptions,
   type Scope,
@@ -16,6 +18,12 @@ import {
 } from './types';
 
 export type CommitHook = (changes: readonly Change[], tx: Tx) => void;
+
+/** Replayed writes with their records parsed. */
+const parsed = (ops: readonly ReplayOp[]): Op[] =>
+  ops.map(([scope, coll, id, text]) =>
+    text === undefined ? [scope, coll, id] : [scope, coll, id, JSON.parse(text) as RawRecord],
+  );
 
 /**
  * The whole data set in memory, written through a journal. Every read and write names its scope
@@ -31,7 +39,7 @@ export class Store implements Backing {
    * What the journal, replayed at start, holds for a workspace not parsed yet: applied when it is
    * parsed, so a restart after a crash does not parse every workspace its journal touched.
    */
-  readonly #replayed = new Map<Scope, Op[]>();
+  readonly #replayed = new Map<Scope, ReplayOp[]>();
   readonly #loaded: ((scope: Scope) => void)[] = [];
   #path = '';
   readonly #hooks: CommitHook[] = [];
@@ -283,7 +291,7 @@ export class Store implements Backing {
     const replayed = this.#replayed.get(scope);
     if (replayed !== undefined) {
       this.#replayed.delete(scope);
-      this.#apply(replayed);
+      this.#apply(parsed(replayed));
     }
     // A first read may come from inside a transaction: the listeners scan what is committed, as
     // a start would have, and the transaction's own changes reach them through onApplied.
@@ -298,9 +306,12 @@ export class Store implements Backing {
     }
   }
 
-  /** A journal's transaction at start: held for a workspace not parsed yet, else applied. */
-  #replay(ops: readonly Op[]): void {
-    const now: Op[] = [];
+  /**
+   * A journal's transaction at start: held for a workspace not parsed yet, its records still
+   * text (a restart then costs reading the journal, not parsing what it wrote), else applied.
+   */
+  #replay(ops: readonly ReplayOp[]): void {
+    const now: ReplayOp[] = [];
     for (const op of ops) {
       if (!this.#unparsed.has(op[0])) {
         now.push(op);
@@ -310,7 +321,7 @@ export class Store implements Backing {
         this.#replayed.set(op[0], [op]);
       }
     }
-    this.#apply(now);
+    this.#apply(parsed(now));
   }
 
   #apply(ops: readonly Op[]): void {
