@@ -16,7 +16,7 @@ const answer = (message: WorkerAnswer) => {
   parentPort?.postMessage(message);
   parentPort?.close(); // its message listener would keep the thread alive
 };
-foldIntoDataFile(job.dataPath, job.journals, pace).then(
+foldIntoDataFile(job.dataPath, job.journals, pace, job.trusted).then(
   (result) => answer({ result }),
   (err: Error) => answer({ error: err.message, storeFile: err instanceof StoreFileError }),
 );

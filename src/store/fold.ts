@@ -45,31 +45,39 @@ export interface Pace {
   paced: boolean;
 }
 
-/** Writes `dataPath` anew holding the journals' transactions (oldest journal first). */
+/**
+ * Writes `dataPath` anew holding the journals' transactions (oldest journal first). `trusted`:
+ * the file is as svc wrote it (its checksum held when the store read it, or a fold wrote it
+ * since), so its layout is taken without reading the file through for the checksum first.
+ */
 export async function foldIntoDataFile(
   dataPath: string,
   journals: readonly string[],
   pace: Pace = { paced: false },
+  trusted = false,
 ): Promise<FoldResult> {
   try {
-    return await fold(dataPath, journals, false, pace);
+    return await fold(dataPath, journals, trusted ? 'trusted' : 'checked', pace);
   } catch (err) {
     if (!(err instanceof ShapeError)) {
       throw err;
     }
     // A file not in the shape its layout claims (edited by hand with its checksum redone):
     // parsed whole once, it is written in the shape again.
-    return fold(dataPath, journals, true, pace);
+    return fold(dataPath, journals, 'whole', pace);
   }
 }
+
+/** How a fold reads the data file's layout: as it is, once its checksum holds, or not at all. */
+type LayoutUse = 'trusted' | 'checked' | 'whole';
 
 async function fold(
   dataPath: string,
   journals: readonly string[],
-  parseWhole: boolean,
+  use: LayoutUse,
   pace: Pace,
 ): Promise<FoldResult> {
-  const opened = await openSource(dataPath, parseWhole, pace);
+  const opened = await openSource(dataPath, use, pace);
   try {
     const { ops, seq } = await foldJournals(journals, opened.source.seq);
     if (ops.size === 0 && opened.bytes > 0) {
@@ -294,7 +302,7 @@ const TAIL_BYTES = 64 * 1024;
  * The data file as a source: read span by span when its layout line names every scope's
  * collections, else parsed whole (a file svc wrote before, or edited by hand).
  */
-async function openSource(dataPath: string, parseWhole: boolean, pace: Pace): Promise<Opened> {
+async function openSource(dataPath: string, use: LayoutUse, pace: Pace): Promise<Opened> {
   let handle: FileHandle;
   try {
     handle = await open(dataPath, 'r');
@@ -306,7 +314,7 @@ async function openSource(dataPath: string, parseWhole: boolean, pace: Pace): Pr
   }
   try {
     const { size } = await handle.stat();
-    const found = parseWhole ? undefined : await readLayout(handle, size);
+    const found = use === 'whole' ? undefined : await readLayout(handle, size);
     // A file edited by hand since svc wrote it (its checksum no longer matching) is parsed whole,
     // as a start parses it: its spans may no longer say where its values lie.
     const layout =

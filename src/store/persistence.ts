@@ -205,11 +205,13 @@ export class Persistence {
       dataPath: this.dataPath,
       journals: [aside],
       paced: !this.#closing,
+      trusted: this.#file.trusted,
     });
     this.#hurry = compaction.hurry;
     this.#snapshotting = compaction.done
       .then(async ({ bytes }) => {
         this.#file.bytes = bytes;
+        this.#file.trusted = true; // written by the fold, layout and checksum with it
         await rm(aside, { force: true });
         for (const waiter of asked) {
           waiter.resolve();

@@ -8,6 +8,11 @@ export class DurableJsonFile {
   readonly path: string;
   /** Size of the snapshot last read or written: it sets the journal's compaction threshold. */
   bytes = 0;
+  /**
+   * The file is as svc wrote it: its checksum held when read, or a fold has written it since. A
+   * fold then takes its layout as it is (fold.ts); one edited by hand is read through first.
+   */
+  trusted = false;
 
   constructor(path: string) {
     this.path = path;
@@ -28,6 +33,7 @@ export class DurableJsonFile {
     this.bytes = buffer.length;
     // A file svc wrote, checksum intact: its workspaces are parsed when first used.
     const lazy = readWithLayout(buffer);
+    this.trusted = lazy !== undefined;
     if (lazy) {
       const head = checkFormat(this.path, lazy.head);
       return { ...head, workspaces: lazy.workspaces };
