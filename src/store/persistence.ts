@@ -14,6 +14,9 @@ const MIN_COMPACT_BYTES = 8 * 1024 * 1024;
  */
 const COMPACT_SHARE = 4;
 
+/** How long after a fold failed the next is tried, unless a compaction is asked for. */
+const FOLD_RETRY_MS = 5000;
+
 interface Waiter {
   seq: number;
   resolve: () => void;
@@ -41,6 +44,12 @@ export class Persistence {
   #durableSeq: number;
   #loop: Promise<void> | undefined;
   #failure: Error | undefined;
+  /**
+   * A fold failed: `.prev` still holds writes the data file lacks. It is folded again (not before
+   * #retryAt, unless asked) and the journal is not set aside meanwhile, which would take its place.
+   */
+  #asideLeft = false;
+  #retryAt = 0;
   /** Shutting down: a fold runs flat out, nothing waits for answers any more. */
   #closing = false;
   #hurry: () => void = () => {};
@@ -136,7 +145,10 @@ export class Persistence {
     try {
       await this.#loop;
       await this.#snapshotting;
-      if (!this.#failure && (this.#journal.bytes > 0 || this.#queue.length > 0)) {
+      if (
+        !this.#failure &&
+        (this.#journal.bytes > 0 || this.#queue.length > 0 || this.#asideLeft)
+      ) {
         await this.compact();
       }
     } finally {
@@ -182,16 +194,25 @@ export class Persistence {
   }
 
   #wantsSnapshot(): boolean {
+    if (this.#failure !== undefined || this.#snapshotting !== undefined) {
+      return false;
+    }
     const asked = this.#compactions.length > 0;
     const outgrown =
       this.#journal.bytes > Math.max(MIN_COMPACT_BYTES, this.#file.bytes / COMPACT_SHARE);
-    // Once anything failed, `.prev` may hold writes no fold has taken in: setting the journal
-    // aside again would put the journal in its place, and those writes would be lost.
-    return this.#failure === undefined && this.#snapshotting === undefined && (asked || outgrown);
+    return asked || (outgrown && (!this.#asideLeft || Date.now() >= this.#retryAt));
   }
 
-  /** Inside the loop: set the journal aside; the folding goes on beside. */
+  /**
+   * Inside the loop: set the journal aside; the folding goes on beside. When a fold failed, the
+   * journal it left is folded again first, the journal kept where it is: those who asked wait for
+   * the fold after it, which takes the journal too.
+   */
   async #startSnapshot(): Promise<void> {
+    if (this.#asideLeft) {
+      this.#fold([]);
+      return;
+    }
     const asked = this.#compactions;
     this.#compactions = [];
     await this.#journal.rotate(asidePath(this.dataPath));
@@ -213,17 +234,22 @@ export class Persistence {
         this.#file.bytes = bytes;
         this.#file.trusted = true; // written by the fold, layout and checksum with it
         await rm(aside, { force: true });
+        this.#asideLeft = false;
         for (const waiter of asked) {
           waiter.resolve();
         }
       })
       .catch((err: Error) => {
-        this.#fail(err);
-        // Those who asked for this fold were taken off the queue #fail empties: they hear it here
-        // (a shutdown waiting on a fold that failed would otherwise wait for ever).
-        for (const waiter of asked) {
-          waiter.reject(this.#failure ?? err);
+        // The writes stay safe in `.prev` and the journal, and writes go on being acknowledged:
+        // a fold only saves a start the replay. Whoever asked for a compaction hears of it (a
+        // shutdown then says it failed, the journals left for the next start).
+        this.#asideLeft = true;
+        this.#retryAt = Date.now() + FOLD_RETRY_MS;
+        const failed = new Error(`writing ${this.dataPath} failed: ${err.message}`);
+        for (const waiter of [...asked, ...this.#compactions]) {
+          waiter.reject(failed);
         }
+        this.#compactions = [];
       });
     void this.#snapshotting.finally(() => {
       this.#snapshotting = undefined;
