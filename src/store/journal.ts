@@ -85,7 +85,7 @@ const TAB = 0x09;
  * writes it out as the bytes it is, and holds no text of it meanwhile.
  */
 export function decodeLineParts(line: Buffer): JournalPartTx[] | undefined {
-  if (line[8] !== SPACE || line.indexOf(SPACE) !== 8) {
+  if (line.indexOf(SPACE) !== 8) {
     return undefined;
   }
   const json = line.subarray(9);

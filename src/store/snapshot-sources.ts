@@ -2,6 +2,7 @@ import type { FileHandle } from 'node:fs/promises';
 import type { ChunkWriter } from './chunks';
 import type { FullLayout, Span } from './layout';
 import { linesOf } from './lines';
+import { recordIdAt } from './record-lines';
 import { GLOBAL, type Scope, type ScopeData } from './types';
 
 // What a compaction copies from: the data file on disk read span by span (its layout line says
@@ -37,8 +38,6 @@ export class ShapeError extends Error {}
 const READ_BYTES = 4 << 20;
 const QUOTE = 0x22;
 const COMMA = 0x2c;
-const COLON = 0x3a;
-const BACKSLASH = 0x5c;
 const OPEN = 0x7b;
 const CLOSE = 0x7d;
 
@@ -194,22 +193,9 @@ function lineOf(piece: Buffer): RecordLine {
   if (piece[0] !== QUOTE) {
     throw new ShapeError('a record line does not start with its id');
   }
-  let escaped = false;
-  let end = 1;
-  for (; end < piece.length; end++) {
-    const byte = piece[end];
-    if (byte === BACKSLASH) {
-      escaped = true;
-      end += 1;
-    } else if (byte === QUOTE) {
-      break;
-    }
-  }
-  if (piece[end + 1] !== COLON) {
+  const found = recordIdAt(piece, 0);
+  if (found === undefined) {
     throw new ShapeError('a record line has no id');
   }
-  const id = escaped
-    ? (JSON.parse(piece.toString('utf8', 0, end + 1)) as string)
-    : piece.toString('utf8', 1, end);
-  return [id, piece];
+  return [found[0], piece];
 }

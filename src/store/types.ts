@@ -1,3 +1,5 @@
+import { recordsByLine } from './record-lines';
+
 /** A stored record: an immutable value. Writers replace records; nobody mutates one in place. */
 export type Rec = Readonly<{ id: string }>;
 
@@ -77,77 +79,6 @@ export class UnparsedScope {
     }
     return data as ScopeData;
   }
-}
-
-const NEWLINE = 0x0a;
-const QUOTE = 0x22;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const BACKSLASH = 0x5c;
-const OPEN = 0x7b;
-const CLOSE = 0x7d;
-
-/**
- * A workspace's records parsed a line at a time, each collection's span being `{`, then
- * `\n"<id>":<json>` lines separated by commas, then `}` (a record a line, as fold.ts writes it).
- * Why: parsing the workspace as one text held that text (as large as the workspace's bytes)
- * beside the bytes and the records made from it, a start's peak memory; a line at a time holds
- * one record's text. Undefined when a span is not in that shape (the caller parses it whole).
- */
-function recordsByLine(
-  bytes: Buffer,
-  collections: Readonly<Record<string, readonly [number, number]>>,
-): LoadedScope | undefined {
-  const out: LoadedScope = {};
-  try {
-    for (const [name, [start, end]] of Object.entries(collections)) {
-      if (bytes[start] !== OPEN || bytes[start + 1] !== NEWLINE || bytes[end - 1] !== CLOSE) {
-        return undefined;
-      }
-      const records = new Map<string, RawRecord>();
-      for (let at = start + 2; at < end; ) {
-        let next = bytes.indexOf(NEWLINE, at);
-        if (next === -1 || next > end) {
-          next = end;
-        }
-        // The line ends in the comma before the next record, or in the collection's `}`.
-        const last = next === end;
-        const close = next - 1;
-        if (bytes[close] !== (last ? CLOSE : COMMA) || bytes[at] !== QUOTE) {
-          return undefined;
-        }
-        const [id, json] = idOf(bytes, at);
-        records.set(id, JSON.parse(bytes.toString('utf8', json, close)) as RawRecord);
-        at = next + 1;
-      }
-      out[name] = records;
-    }
-  } catch {
-    return undefined; // a record that is no JSON: the whole parse says where
-  }
-  return out;
-}
-
-/** The id a record line at `at` starts with (`"<id>":`), and where its JSON starts. */
-function idOf(bytes: Buffer, at: number): [id: string, json: number] {
-  let escaped = false;
-  let end = at + 1;
-  for (; end < bytes.length; end++) {
-    const byte = bytes[end];
-    if (byte === BACKSLASH) {
-      escaped = true;
-      end += 1;
-    } else if (byte === QUOTE) {
-      break;
-    }
-  }
-  if (bytes[end + 1] !== COLON) {
-    throw new Error('a record line has no id');
-  }
-  const id = escaped
-    ? (JSON.parse(bytes.toString('utf8', at, end + 1)) as string)
-    : bytes.toString('utf8', at + 1, end);
-  return [id, end + 2];
 }
 
 /** The data file: lowdb's JSON snapshot, readable and portable. */

@@ -26,6 +26,14 @@ async function threeWorkspaces(): Promise<string> {
   return path;
 }
 
+/** A copy of the file without its layout and checksum lines: a start parses it whole. */
+async function parsedWhole(path: string): Promise<string> {
+  const whole = `${path}.whole.json`;
+  const text = await readFile(path, 'utf8');
+  await writeFile(whole, `${text.slice(0, text.lastIndexOf('\n,"layout":'))}}\n`);
+  return whole;
+}
+
 const records = (store: Store, ws: string) => [...scoped(store, ws).values('things')];
 
 describe('the layout line', () => {
@@ -56,9 +64,7 @@ describe('the layout line', () => {
 
   test('a lazily opened store holds exactly what a file parsed whole holds', async () => {
     const path = await threeWorkspaces();
-    const whole = `${path}.whole.json`;
-    const text = await readFile(path, 'utf8');
-    await writeFile(whole, `${text.slice(0, text.lastIndexOf('\n,"layout":'))}}\n`);
+    const whole = await parsedWhole(path);
     const { store: lazy } = await Store.open(path);
     const { store: eager } = await Store.open(whole);
     expect(eager.unparsed).toBe(0);
@@ -176,9 +182,7 @@ describe('a workspace parsed a record at a time', () => {
 
   test('every collection reads back as a whole parse has it, ids JSON escapes included', async () => {
     const path = await twoCollections();
-    const whole = `${path}.whole.json`;
-    const text = await readFile(path, 'utf8');
-    await writeFile(whole, `${text.slice(0, text.lastIndexOf('\n,"layout":'))}}\n`);
+    const whole = await parsedWhole(path);
     const { store: lazy } = await Store.open(path);
     const { store: eager } = await Store.open(whole);
     expect(lazy.unparsed).toBe(2);
