@@ -10,6 +10,7 @@ import type { Config } from './platform/context';
 import { ApiError } from './platform/errors';
 import { filesDirOf } from './platform/files/storage';
 import { continueUnlessTooLarge } from './platform/http/continue';
+import { AnswerResponse } from './platform/http/headers';
 import { answerUnparsable } from './platform/http/unparsable';
 import { requestLogFiles } from './platform/request-log';
 import { createRuntime, type Runtime, storeMeta } from './runtime';
@@ -191,7 +192,13 @@ async function bind(port: number, hostname: string): Promise<Bound> {
 
 function listen(fetch: Fetch, port: number, hostname: string): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch, port, hostname }) as Server;
+    // Answer headers wait on the response and go out with the head (headers.ts).
+    const server = serve({
+      fetch,
+      port,
+      hostname,
+      serverOptions: { ServerResponse: AnswerResponse },
+    }) as Server;
     server.once('listening', () => resolve(server));
     server.once('error', (err: NodeJS.ErrnoException) =>
       reject(

@@ -88,3 +88,73 @@ test('a request Node cannot parse (a URL over 16 KB, bytes that are no HTTP) get
     error: { code: 'invalid_request' },
   });
 });
+
+/** The raw head of one request to the server, one `Name: value` a line: fetch would join twins. */
+async function rawHead(url: string, request: string): Promise<string[]> {
+  const { port } = new URL(url);
+  const raw = await new Promise<string>((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () => socket.write(request));
+    let got = '';
+    socket.on('data', (chunk) => {
+      got += chunk.toString('latin1');
+    });
+    socket.on('end', () => resolve(got));
+    socket.on('error', reject);
+  });
+  return raw.slice(0, raw.indexOf('\r\n\r\n')).split('\r\n');
+}
+
+const once = (head: string[], name: string) =>
+  expect(
+    head.filter((line) => line.toLowerCase().startsWith(`${name}:`)),
+    `${name} in ${head.join(' | ')}`,
+  ).toHaveLength(1);
+
+test('over HTTP a preflight, a CORS read and a HEAD carry each answer header exactly once', async () => {
+  const server = await startServe(join(await tempDir(), 'data.json'), [
+    '--no-seed',
+    '--cors',
+    'http://localhost:3000',
+  ]);
+  const made = await http(`${server.url}/__admin/workspaces`, { method: 'POST', body: {} });
+  const key: string = made.body.keys.write.key;
+  const host = `Host: ${new URL(server.url).host}\r\nConnection: close\r\n`;
+  const origin = 'Origin: http://localhost:3000\r\n';
+
+  const preflight = await rawHead(
+    server.url,
+    `OPTIONS /v1/jobs HTTP/1.1\r\n${host}${origin}Access-Control-Request-Method: POST\r\n\r\n`,
+  );
+  expect(preflight[0]).toBe('HTTP/1.1 204 No Content');
+  for (const name of ['x-request-id', 'access-control-allow-origin', 'vary']) {
+    once(preflight, name);
+  }
+
+  const read = await rawHead(
+    server.url,
+    `GET /v1/ping HTTP/1.1\r\n${host}${origin}Authorization: Bearer ${key}\r\n\r\n`,
+  );
+  expect(read[0]).toBe('HTTP/1.1 200 OK');
+  for (const name of [
+    'x-request-id',
+    'x-ratelimit-limit',
+    'x-ratelimit-remaining',
+    'x-ratelimit-reset',
+    'access-control-allow-origin',
+    'access-control-expose-headers',
+    'vary',
+    'content-type',
+    'content-length',
+  ]) {
+    once(read, name);
+  }
+
+  const head = await rawHead(
+    server.url,
+    `HEAD /v1/ping HTTP/1.1\r\n${host}Authorization: Bearer ${key}\r\n\r\n`,
+  );
+  expect(head[0]).toBe('HTTP/1.1 200 OK');
+  for (const name of ['x-request-id', 'x-ratelimit-remaining', 'content-type']) {
+    once(head, name);
+  }
+});
