@@ -52,16 +52,17 @@ export function parseAmount(text: string): number | undefined {
 function whyNot(h: Held): string | undefined {
   const company = h.ctx.workspace.name;
   if (presentInvoice(h.ctx, h.rec).payment_url === null) {
-    switch (h.rec.status) {
-      case 'paid':
-        return 'This invoice is paid in full. Thank you.';
-      case 'draft':
-        return `${company} has not sent this invoice yet.`;
-      case 'void':
-        return `${company} cancelled this invoice: nothing is due on it.`;
-      default:
-        return `This invoice cannot be paid online. Contact ${company} to pay it.`;
+    if (h.rec.status === 'paid') {
+      return 'This invoice is paid in full. Thank you.';
     }
+    if (h.rec.status === 'void') {
+      return `${company} cancelled this invoice: nothing is due on it.`;
+    }
+    // A draft, or one never sent that a payment logged in the app made partially paid.
+    if (h.rec.sent_at === null) {
+      return `${company} has not sent this invoice yet.`;
+    }
+    return `This invoice cannot be paid online. Contact ${company} to pay it.`;
   }
   // spec, Payment: a payment belongs to a job; an invoice billed to a contact alone has none.
   return h.rec.job_id === null

@@ -249,6 +249,31 @@ describe('the pay page', () => {
     expect((await ok(m.ws.api.get(`/invoices/${draft.id}`))).first_viewed_at).toBeNull();
   });
 
+  test('a draft a payment made partially paid was never sent: no payment_url, and its page says so', async () => {
+    const m = await money();
+    const draft = await ok(
+      m.ws.api.post('/invoices', {
+        job_id: m.job.id,
+        line_items: [{ name: 'Roof', unit_price: 100 }],
+      }),
+      201,
+    );
+    await ok(
+      m.ws.api.post('/payments', { job_id: m.job.id, invoice_id: draft.id, amount: 25 }),
+      201,
+    );
+    const after = await ok(m.ws.api.get(`/invoices/${draft.id}`));
+    expect(after).toMatchObject({ status: 'partially_paid', sent_at: null, payment_url: null });
+    const page = await open(m.h, pay(draft.id));
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('not sent this invoice yet');
+    expect(page.html).not.toContain('<form');
+    expect((await ok(m.ws.api.get(`/invoices/${draft.id}`))).first_viewed_at).toBeNull();
+    // Sent, it is out: the page turns on.
+    const sent = await ok(m.ws.api.post(`/invoices/${draft.id}/mark_sent`));
+    expect(path(sent.payment_url)).toBe(pay(draft.id));
+  });
+
   test('an unknown invoice and one on a deleted job are the 404 page', async () => {
     const m = await money();
     expect((await open(m.h, pay(UNKNOWN))).status).toBe(404);
