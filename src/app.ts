@@ -25,8 +25,12 @@ export function createApp(rt: Runtime, extend?: V1Extension): OpenAPIHono<AppEnv
   // each request time.
   const durable = durability(rt.store);
   const origins = rt.config.cors;
+  const config = rt.config;
   app.use('*', (c, next) => {
     assignRequestId(c);
+    if (!config.appUrlFromRequest) {
+      c.set('appUrl', config.publicUrl);
+    }
     const preflight =
       origins !== null && c.req.path.startsWith('/v1/') ? cors(c, origins) : undefined;
     return preflight ? Promise.resolve(preflight) : durable(c, next);

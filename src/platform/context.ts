@@ -79,6 +79,11 @@ export type AppEnv = {
     /** The credential a call was made with, even one refused as revoked (the request log's). */
     presented: Credential | undefined;
     ctx: ServiceContext;
+    /**
+     * `{app_url}` when it is svc's own address (decisions.md, Record URLs); unset when it is the
+     * origin the caller used, read from the request when needed.
+     */
+    appUrl: string | undefined;
     /** The request has been counted by the rate limiter, and its headers stamped. */
     rateCounted: boolean;
     /** The id of the injected fault this call got, for the request log. */
@@ -96,6 +101,12 @@ export const appUrlFor = (
   config: Pick<Config, 'appUrlFromRequest' | 'publicUrl'>,
   requestUrl: string,
 ) => (config.appUrlFromRequest ? new URL(requestUrl).origin : config.publicUrl);
+
+/** `{app_url}` for an answer made outside a workspace's context (an error's `doc_url`). */
+export const requestAppUrl = (c: {
+  get(key: 'appUrl'): string | undefined;
+  req: { url: string };
+}): string => c.get('appUrl') ?? new URL(c.req.url).origin;
 
 /**
  * The workspace holding a record, found by its id alone: the control API names records without

@@ -158,3 +158,32 @@ test('over HTTP a preflight, a CORS read and a HEAD carry each answer header exa
     once(head, name);
   }
 });
+
+test("an error's doc_url is a page on the server that answered, whatever Host the caller sent", async () => {
+  const server = await startServe(join(await tempDir(), 'data.json'), ['--no-seed']);
+  const made = await http(`${server.url}/__admin/workspaces`, { method: 'POST', body: {} });
+  const key: string = made.body.keys.write.key;
+  const { port } = new URL(server.url);
+  const bodyOf = (request: string) =>
+    new Promise<{ error: { code: string; doc_url: string } }>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => socket.write(request));
+      let got = '';
+      socket.on('data', (chunk) => {
+        got += chunk.toString();
+      });
+      socket.on('end', () => resolve(JSON.parse(got.slice(got.indexOf('\r\n\r\n') + 4))));
+      socket.on('error', reject);
+    });
+  for (const host of ['evil.example:9999', '127.0.0.1']) {
+    const head = `Host: ${host}\r\nConnection: close\r\n`;
+    const missing = await bodyOf(
+      `GET /v1/invoices/00000000-0000-4000-8000-000000000000 HTTP/1.1\r\n${head}Authorization: Bearer ${key}\r\n\r\n`,
+    );
+    expect(missing.error.code).toBe('not_found');
+    expect(missing.error.doc_url).toBe(`${server.url}/docs/errors#not_found`);
+    const anonymous = await bodyOf(`GET /v1/jobs HTTP/1.1\r\n${head}\r\n`);
+    expect(anonymous.error.doc_url).toBe(`${server.url}/docs/errors#unauthorized`);
+    const admin = await bodyOf(`GET /__admin/nothing-here HTTP/1.1\r\n${head}\r\n`);
+    expect(admin.error.doc_url).toBe(`${server.url}/docs/errors#not_found`);
+  }
+});

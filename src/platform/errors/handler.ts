@@ -1,11 +1,11 @@
 import type { Context, ErrorHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import type { AppEnv } from '../context';
+import { type AppEnv, requestAppUrl } from '../context';
 import { ApiError, errorBody } from './index';
 
 export function errorResponse(c: Context<AppEnv>, err: ApiError): Response {
-  const origin = new URL(c.req.url).origin;
-  const res = c.json(errorBody(err, c.get('requestId') ?? '', origin), err.status);
+  // decisions.md: doc_url is a page on the server that answered, whatever Host the caller sent.
+  const res = c.json(errorBody(err, c.get('requestId') ?? '', requestAppUrl(c)), err.status);
   for (const [name, value] of Object.entries(err.headers)) {
     res.headers.set(name, value);
   }

@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { AppEnv } from '../context';
+import { type AppEnv, requestAppUrl } from '../context';
 import { ApiError, errorBody, errorStatus } from '../errors';
 import { setAnswerHeader } from '../http/headers';
 import { allowFor, type MethodsAt } from './allow';
@@ -86,7 +86,7 @@ function answer(c: Context<AppEnv>, fault: Fault, methodsAt: MethodsAt | undefin
   const body = errorBody(
     new ApiError(code, faultMessage(fault.id)),
     c.get('requestId') ?? '',
-    new URL(c.req.url).origin,
+    requestAppUrl(c),
   );
   const res = c.json(body, status as ContentfulStatusCode);
   for (const [name, value] of Object.entries(headers)) {
