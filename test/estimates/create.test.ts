@@ -310,16 +310,25 @@ describe('POST /estimates: what the API does not set', () => {
     expect(res.body.total).toBe(200);
   });
 
-  test('the extremes of a line are accepted: quantity 1,000,000 at ±10,000,000', async () => {
+  test('lines may come to $1,000,000,000, credits counted as their size; a cent more is 400 line_items', async () => {
     const s = await setup();
     const most = await newEstimate(s.ws, s.jobId, {
       line_items: [
-        { name: 'Most', quantity: 1_000_000, unit_price: 10_000_000 },
-        { name: 'Credit', unit_price: -10_000_000 },
+        { name: 'Most', quantity: 100, unit_price: 9_000_000 },
+        { name: 'Credit', quantity: 10, unit_price: -10_000_000 },
         { name: 'Free', quantity: 0, unit_price: 1 },
       ],
     });
-    expect(most.total).toBe(10_000_000_000_000 - 10_000_000);
+    expect(most.total).toBe(900_000_000 - 100_000_000);
+    const over = await s.ws.api.post('/estimates', {
+      job_id: s.jobId,
+      line_items: [
+        { name: 'Most', quantity: 100, unit_price: 9_000_000 },
+        { name: 'Credit', quantity: 10, unit_price: -10_000_000 },
+        { name: 'Cent', unit_price: 0.01 },
+      ],
+    });
+    expect400(over, 'line_items');
   });
 });
 

@@ -456,6 +456,21 @@ describe('purpose fills the job figure', () => {
     });
   });
 
+  test('an invoice that is all credit sets its job figure to 0, never below', async () => {
+    const { ws } = await fresh();
+    const job = await newJob(ws, { rcv_amount: 20000, deductible: 1000 });
+    const credit = [{ name: 'Credit', unit_price: -500 }];
+    await newInvoice(ws, { job_id: job.id, purpose: 'deductible', line_items: credit });
+    await newInvoice(ws, { job_id: job.id, purpose: 'claim_scope', line_items: credit });
+    await newInvoice(ws, { job_id: job.id, purpose: 'supplement', line_items: credit });
+    expect(await jobOf(ws, job.id)).toMatchObject({
+      deductible: 0,
+      rcv_amount: 0,
+      supplements_amount: 0,
+      total_job_value: 0,
+    });
+  });
+
   test('claim_scope sets rcv_amount, and the insurance job is worth it plus supplements', async () => {
     const { ws } = await fresh();
     const job = await newJob(ws, { estimated_amount: 9000, supplements_amount: 500 });
@@ -599,5 +614,32 @@ describe('purpose fills the job figure', () => {
     const inv = await newInvoice(ws, { contact_id: contact.id, purpose: 'deductible' });
     expect(inv.job_id).toBeNull();
     expect((await jobOf(ws, job.id)).deductible).toBeNull();
+  });
+});
+
+describe('the lines of an invoice come to at most $1,000,000,000 (decisions.md, Money)', () => {
+  test('past it, credits counted as their size, POST and PATCH are 400 line_items and nothing is written', async () => {
+    const { ws } = await fresh();
+    const job = await newJob(ws);
+    const big = { name: 'Big', quantity: 1000, unit_price: 1_000_000 };
+    const over = await ws.api.post('/invoices', {
+      job_id: job.id,
+      line_items: [big, { name: 'Cent', unit_price: 0.01 }],
+    });
+    expectError(over, 400, 'invalid_request', 'line_items');
+    const credits = await ws.api.post('/invoices', {
+      job_id: job.id,
+      line_items: [big, { ...big, unit_price: -1_000_000 }],
+    });
+    expectError(credits, 400, 'invalid_request', 'line_items');
+    expect(await listed(ws)).toEqual([]);
+
+    const most = await newInvoice(ws, { job_id: job.id, line_items: [big], tax_rate: 100 });
+    expect(most).toMatchObject({ subtotal: 1_000_000_000, total_amount: 2_000_000_000 });
+    const patched = await ws.api.patch(`/invoices/${most.id}`, {
+      line_items: [big, { name: 'Cent', unit_price: 0.01 }],
+    });
+    expectError(patched, 400, 'invalid_request', 'line_items');
+    expect((await invoiceOf(ws, most.id)).subtotal).toBe(1_000_000_000);
   });
 });

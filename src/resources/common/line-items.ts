@@ -32,7 +32,29 @@ export const LineItemInputSchema = z
 
 export type LineItemInput = z.output<typeof LineItemInputSchema>;
 
-export const lineItems = () => z.array(LineItemInputSchema).min(1).max(MAX_LINES);
+/**
+ * decisions.md, Money: the lines of one estimate or invoice come to at most $1,000,000,000 (the
+ * most any money field of the API takes), credits counted as their size. Past that, a total in
+ * dollars could no longer be a JSON number exact to the cent.
+ */
+export const MAX_LINES_DOLLARS = 1_000_000_000;
+
+export const lineItems = () =>
+  z
+    .array(LineItemInputSchema)
+    .min(1)
+    .max(MAX_LINES)
+    .refine(
+      (lines) => {
+        let cents = 0n;
+        for (const l of lines) {
+          const line = lineCents(l.quantity, l.unit_price);
+          cents += line < 0n ? -line : line;
+        }
+        return cents <= BigInt(MAX_LINES_DOLLARS) * 100n;
+      },
+      { message: 'the lines come to more than $1,000,000,000' },
+    );
 
 export const toLines = (input: readonly LineItemInput[]): Line[] =>
   input.map((l) => ({

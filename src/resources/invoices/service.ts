@@ -151,18 +151,21 @@ function fillJobFigure(ws: Ws, inv: Invoice, now: string): void {
     return;
   }
   const next = { ...job };
+  // A job's money figures are never negative (the job API refuses them): an invoice that is all
+  // credit sets its figure to 0.
+  const figure = Math.max(0, inv.total_amount);
   switch (inv.purpose) {
     case 'claim_scope':
-      next.rcv_amount = inv.total_amount;
+      next.rcv_amount = figure;
       break;
     case 'deductible':
-      next.deductible = inv.total_amount;
+      next.deductible = figure;
       break;
     case 'contract':
-      next.final_amount = inv.total_amount;
+      next.final_amount = figure;
       break;
     case 'supplement':
-      next.supplements_amount = supplementsOf(ws, inv.job_id);
+      next.supplements_amount = Math.max(0, supplementsOf(ws, inv.job_id));
       break;
     default:
       return;
