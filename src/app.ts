@@ -1,4 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { adminApp } from './admin';
 import type { AppEnv } from './platform/context';
 import { onError } from './platform/errors/handler';
@@ -8,6 +9,7 @@ import { notFoundHandler } from './platform/http/not-found';
 import { assignRequestId } from './platform/http/request-id';
 import { SegmentRouter } from './platform/http/router';
 import { validationHook } from './platform/openapi/validation';
+import { stampAddress } from './platform/rate-limit';
 import { FAMILIES } from './resources';
 import type { Runtime } from './runtime';
 import { type V1Extension, v1App } from './v1';
@@ -26,13 +28,15 @@ export function createApp(rt: Runtime, extend?: V1Extension): OpenAPIHono<AppEnv
   const durable = durability(rt.store);
   const origins = rt.config.cors;
   const config = rt.config;
+  // spec, Limits: the rate-limit headers are on every response, a preflight's too.
+  const stampRate = (c: Context<AppEnv>) => stampAddress(rt, c);
   app.use('*', (c, next) => {
     assignRequestId(c);
     if (!config.appUrlFromRequest) {
       c.set('appUrl', config.publicUrl);
     }
     const preflight =
-      origins !== null && c.req.path.startsWith('/v1/') ? cors(c, origins) : undefined;
+      origins !== null && c.req.path.startsWith('/v1/') ? cors(c, origins, stampRate) : undefined;
     return preflight ? Promise.resolve(preflight) : durable(c, next);
   });
   app.route('/v1', v1App(rt, extend));

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import { createApp } from './app';
 import { isBundleFile, readBundle } from './bundle/file';
 import type { Bundle } from './bundle/format';
@@ -11,7 +11,7 @@ import { ApiError } from './platform/errors';
 import { filesDirOf } from './platform/files/storage';
 import { continueUnlessTooLarge } from './platform/http/continue';
 import { AnswerResponse } from './platform/http/headers';
-import { answerUnparsable } from './platform/http/unparsable';
+import { answeredWithoutHost, answerUnparsable, answerUnusable } from './platform/http/unparsable';
 import { requestLogFiles } from './platform/request-log';
 import { createRuntime, type Runtime, storeMeta } from './runtime';
 import { seedDataFile } from './seed';
@@ -47,7 +47,7 @@ export const DEFAULT_SEED = 1;
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   // decisions.md, Command line: the port is bound before the data file is touched, so a port in
   // use leaves no new (seeded) data file behind.
-  const bound = await bind(opts.port, opts.host);
+  const bound = await bind(opts.port, opts.host, opts.config);
   let bundle: Bundle | undefined;
   try {
     bundle = (await isBundleFile(opts.data)) ? await readBundle(opts.data) : undefined;
@@ -159,7 +159,7 @@ function startClockAt(store: Store, ms: number): void {
   });
 }
 
-type Fetch = Parameters<typeof serve>[0]['fetch'];
+type Fetch = Parameters<typeof getRequestListener>[0];
 
 interface Bound {
   /** Hands requests to the app from now on; those that came early get it too. */
@@ -169,13 +169,13 @@ interface Bound {
 }
 
 /** Binds the port at once; a request that arrives before the app is built waits for it. */
-async function bind(port: number, hostname: string): Promise<Bound> {
+async function bind(port: number, hostname: string, config: Config): Promise<Bound> {
   let ready: (app: Fetch) => void = () => {};
   const built = new Promise<Fetch>((resolve) => {
     ready = resolve;
   });
   let handle: Fetch = async (req, env) => (await built)(req, env);
-  const server = await listen((req, env) => handle(req, env), port, hostname);
+  const server = await listen((req, env) => handle(req, env), port, hostname, config);
   return {
     serve(app) {
       handle = app;
@@ -190,15 +190,22 @@ async function bind(port: number, hostname: string): Promise<Bound> {
   };
 }
 
-function listen(fetch: Fetch, port: number, hostname: string): Promise<Server> {
+function listen(fetch: Fetch, port: number, hostname: string, config: Config): Promise<Server> {
   return new Promise((resolve, reject) => {
-    // Answer headers wait on the response and go out with the head (headers.ts).
-    const server = serve({
-      fetch,
-      port,
-      hostname,
-      serverOptions: { ServerResponse: AnswerResponse },
-    }) as Server;
+    // The Host-less and unusable requests Node and the adapter would answer bare get the
+    // envelope (unparsable.ts); answer headers wait on the response and go out with the head
+    // (headers.ts).
+    const origin = () => config.publicUrl;
+    const listener = getRequestListener(fetch, { hostname, errorHandler: answerUnusable(origin) });
+    const server = createServer(
+      { ServerResponse: AnswerResponse, requireHostHeader: false },
+      (req, res) => {
+        if (!answeredWithoutHost(req, res, origin)) {
+          void listener(req, res);
+        }
+      },
+    );
+    server.listen(port, hostname);
     server.once('listening', () => resolve(server));
     server.once('error', (err: NodeJS.ErrnoException) =>
       reject(

@@ -126,7 +126,14 @@ test('over HTTP a preflight, a CORS read and a HEAD carry each answer header exa
     `OPTIONS /v1/jobs HTTP/1.1\r\n${host}${origin}Access-Control-Request-Method: POST\r\n\r\n`,
   );
   expect(preflight[0]).toBe('HTTP/1.1 204 No Content');
-  for (const name of ['x-request-id', 'access-control-allow-origin', 'vary']) {
+  for (const name of [
+    'x-request-id',
+    'x-ratelimit-limit',
+    'x-ratelimit-remaining',
+    'x-ratelimit-reset',
+    'access-control-allow-origin',
+    'vary',
+  ]) {
     once(preflight, name);
   }
 
@@ -186,4 +193,41 @@ test("an error's doc_url is a page on the server that answered, whatever Host th
     const admin = await bodyOf(`GET /__admin/nothing-here HTTP/1.1\r\n${head}\r\n`);
     expect(admin.error.doc_url).toBe(`${server.url}/docs/errors#not_found`);
   }
+});
+
+test('a request with no usable Host gets the 400 envelope with its X-Request-Id; HTTP/1.0 may leave Host out', async () => {
+  const server = await startServe(join(await tempDir(), 'data.json'), ['--no-seed']);
+  const { port } = new URL(server.url);
+  const raw = (request: string) =>
+    new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => socket.write(request));
+      let got = '';
+      socket.on('data', (chunk) => {
+        got += chunk.toString();
+      });
+      socket.on('end', () => resolve(got));
+      socket.on('error', reject);
+    });
+  for (const host of [
+    'Host: garbage host!!\r\n',
+    'Host: [::1\r\n',
+    'Host: localhost:99999\r\n',
+    '',
+  ]) {
+    const got = await raw(`GET /v1/ping HTTP/1.1\r\n${host}Connection: close\r\n\r\n`);
+    expect(got, host).toMatch(/^HTTP\/1\.1 400 /);
+    const id = /\r\nX-Request-Id: (req_[0-9a-f]{24})\r\n/.exec(got)?.[1];
+    expect(id, host).toBeDefined();
+    expect(JSON.parse(got.slice(got.indexOf('\r\n\r\n') + 4))).toEqual({
+      error: {
+        code: 'invalid_request',
+        message: 'the request has no Host header, or one that names no host',
+        request_id: id,
+        doc_url: `${server.url}/docs/errors#invalid_request`,
+      },
+    });
+  }
+  const old = await raw('GET /v1/ping HTTP/1.0\r\n\r\n');
+  expect(old).toMatch(/^HTTP\/1\.1 401 /);
+  expect(old).toContain(`"doc_url":"${server.url}/docs/errors#unauthorized"`);
 });

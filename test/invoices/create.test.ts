@@ -471,6 +471,30 @@ describe('purpose fills the job figure', () => {
     });
   });
 
+  test('an invoice whose tax takes it past $1,000,000,000 sets its job figure to that most', async () => {
+    const { ws } = await fresh();
+    const job = await newJob(ws);
+    const most = [{ name: 'Scope', quantity: 100, unit_price: 10_000_000 }];
+    const inv = await newInvoice(ws, {
+      job_id: job.id,
+      purpose: 'claim_scope',
+      line_items: most,
+      tax_rate: 100,
+    });
+    expect(inv.total_amount).toBe(2_000_000_000);
+    await newInvoice(ws, { job_id: job.id, purpose: 'supplement', line_items: most });
+    await newInvoice(ws, { job_id: job.id, purpose: 'supplement', line_items: most });
+    const after = await jobOf(ws, job.id);
+    expect(after).toMatchObject({ rcv_amount: 1_000_000_000, supplements_amount: 1_000_000_000 });
+    // The job's figures go back through the job API as they are.
+    await ok(
+      ws.api.patch(`/jobs/${job.id}`, {
+        rcv_amount: after.rcv_amount,
+        supplements_amount: after.supplements_amount,
+      }),
+    );
+  });
+
   test('claim_scope sets rcv_amount, and the insurance job is worth it plus supplements', async () => {
     const { ws } = await fresh();
     const job = await newJob(ws, { estimated_amount: 9000, supplements_amount: 500 });

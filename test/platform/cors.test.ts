@@ -31,6 +31,10 @@ describe('CORS, any origin (the default)', () => {
     const res = await preflight(h);
     expect(res.status).toBe(204);
     expect(res.headers.get('Access-Control-Allow-Origin')).toBe('*');
+    // spec, Limits: rate-limit headers on every response; a preflight counts for its address.
+    expect(res.headers.get('X-RateLimit-Limit')).toBe('120');
+    expect(Number(res.headers.get('X-RateLimit-Remaining'))).toBeLessThan(120);
+    expect(Number(res.headers.get('X-RateLimit-Reset'))).toBeGreaterThan(0);
     const methods = res.headers.get('Access-Control-Allow-Methods') ?? '';
     for (const m of ['GET', 'POST', 'PATCH', 'DELETE']) {
       expect(methods).toContain(m);

@@ -35,8 +35,13 @@ function allowedOrigin(origins: CorsOrigins, origin: string): string | undefined
  * Stamps an answer with what the browser needs, and answers a preflight (OPTIONS with
  * Access-Control-Request-Method) itself with 204: it carries no credential, so it must be
  * answered before the credential is checked. Any other request goes on (undefined).
+ * `onPreflight` stamps the preflight's answer with what every answer carries besides.
  */
-export function cors(c: Context<AppEnv>, origins: CorsOrigins): Response | undefined {
+export function cors(
+  c: Context<AppEnv>,
+  origins: CorsOrigins,
+  onPreflight: (c: Context<AppEnv>) => void = () => {},
+): Response | undefined {
   if (origins !== '*') {
     setAnswerHeader(c, 'Vary', 'Origin'); // an answer to one origin is no answer to another
   }
@@ -55,6 +60,7 @@ export function cors(c: Context<AppEnv>, origins: CorsOrigins): Response | undef
     setAnswerHeader(c, 'Access-Control-Allow-Methods', METHODS);
     setAnswerHeader(c, 'Access-Control-Allow-Headers', HEADERS);
     setAnswerHeader(c, 'Access-Control-Max-Age', MAX_AGE);
+    onPreflight(c); // headers every answer carries (the rate limit's), set before it is made
     return c.body(null, 204);
   }
   setAnswerHeader(c, 'Access-Control-Expose-Headers', EXPOSED);

@@ -28,11 +28,23 @@ export const rateLimitHeaders =
       return; // stamped when the limiter counted the request
     }
     const credential = c.get('credential');
-    const state = credential
-      ? rt.limiter.peek(credential.id, limit)
-      : rt.limiter.hit(`address:${address(c)}`, limit);
-    stamp(c, state);
+    if (credential) {
+      stamp(c, rt.limiter.peek(credential.id, limit));
+    } else {
+      stampAddress(rt, c);
+    }
   };
+
+/**
+ * Stamps an answer given with no credential known (a 401, a CORS preflight): the caller's
+ * address's window, counted but never enforced.
+ */
+export function stampAddress(rt: Pick<Platform, 'config' | 'limiter'>, c: Context<AppEnv>): void {
+  const limit = rt.config.rateLimit;
+  if (limit !== null) {
+    stamp(c, rt.limiter.hit(`address:${address(c)}`, limit));
+  }
+}
 
 function stamp(c: Context<AppEnv>, state: RateState): void {
   setAnswerHeader(c, 'X-RateLimit-Limit', String(state.limit));

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { lineCents } from './cents';
-import { text } from './fields';
+import { MAX_MONEY, text } from './fields';
 
 /** decisions.md, Money: at most 500 lines on an estimate or an invoice (the spec leaves it open). */
 export const MAX_LINES = 500;
@@ -33,12 +33,10 @@ export const LineItemInputSchema = z
 export type LineItemInput = z.output<typeof LineItemInputSchema>;
 
 /**
- * decisions.md, Money: the lines of one estimate or invoice come to at most $1,000,000,000 (the
- * most any money field of the API takes), credits counted as their size. Past that, a total in
- * dollars could no longer be a JSON number exact to the cent.
+ * decisions.md, Money: the lines of one estimate or invoice come to at most MAX_MONEY, credits
+ * counted as their size. Past that, a total in dollars could no longer be a JSON number exact to
+ * the cent.
  */
-export const MAX_LINES_DOLLARS = 1_000_000_000;
-
 export const lineItems = () =>
   z
     .array(LineItemInputSchema)
@@ -51,7 +49,7 @@ export const lineItems = () =>
           const line = lineCents(l.quantity, l.unit_price);
           cents += line < 0n ? -line : line;
         }
-        return cents <= BigInt(MAX_LINES_DOLLARS) * 100n;
+        return cents <= BigInt(MAX_MONEY) * 100n;
       },
       { message: 'the lines come to more than $1,000,000,000' },
     );

@@ -5,6 +5,7 @@ import { type ListQuery, timeFilter } from '../../platform/paging';
 import type { Position, TxScope, WorkspaceCollections } from '../../store';
 import { centralDate } from '../common/central-time';
 import { sumDollars } from '../common/cents';
+import { MAX_MONEY } from '../common/fields';
 import { toLines } from '../common/line-items';
 import { findContact, requireContact } from '../contacts/service';
 import { findJob, requireJob } from '../jobs/visibility';
@@ -151,9 +152,9 @@ function fillJobFigure(ws: Ws, inv: Invoice, now: string): void {
     return;
   }
   const next = { ...job };
-  // A job's money figures are never negative (the job API refuses them): an invoice that is all
-  // credit sets its figure to 0.
-  const figure = Math.max(0, inv.total_amount);
+  // A job's money figures are 0 to 1,000,000,000, as the job API takes them: an invoice that is
+  // all credit sets its figure to 0, one whose tax takes it past the most sets the most.
+  const figure = jobFigure(inv.total_amount);
   switch (inv.purpose) {
     case 'claim_scope':
       next.rcv_amount = figure;
@@ -165,7 +166,7 @@ function fillJobFigure(ws: Ws, inv: Invoice, now: string): void {
       next.final_amount = figure;
       break;
     case 'supplement':
-      next.supplements_amount = Math.max(0, supplementsOf(ws, inv.job_id));
+      next.supplements_amount = jobFigure(supplementsOf(ws, inv.job_id));
       break;
     default:
       return;
@@ -174,6 +175,8 @@ function fillJobFigure(ws: Ws, inv: Invoice, now: string): void {
     ws.put('jobs', { ...next, updated_at: now });
   }
 }
+
+const jobFigure = (dollars: number): number => Math.min(MAX_MONEY, Math.max(0, dollars));
 
 const supplementsOf = (ws: Ws, jobId: string): number =>
   sumDollars(
