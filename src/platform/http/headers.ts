@@ -7,7 +7,7 @@ const ANSWER_HEADERS = Symbol('svc.answerHeaders');
  * Node's response, holding the headers every answer carries (X-Request-Id, X-RateLimit-*) until
  * the adapter writes the head, and then writing them with the route's in one list. Set on Node's
  * response one by one, they made Node take its slow path for the whole head (each of the route's
- * headers set and looked up again): a tenth of what a small read cost.
+ * headers set and looked up again): about 7% of what a read by id cost.
  */
 export class AnswerResponse<
   Request extends IncomingMessage = IncomingMessage,
@@ -95,19 +95,17 @@ function names(list: (string | number)[], name: string): boolean {
 
 /**
  * Sets a header every answer carries (X-Request-Id, X-RateLimit-*), whatever the route answers
- * with. Served over HTTP, it goes on Node's response, to be written with the head: a header set
- * on the context makes Hono build every answer's headers as a Headers object, which the Node
- * adapter then copies back out. In process (app.request, the tests) there is no Node response,
- * and it goes on the context.
+ * with. Served over HTTP (svc's server makes every response an AnswerResponse), it waits on
+ * Node's response and goes out with the head: a header set on the context makes Hono build every
+ * answer's headers as a Headers object, which the Node adapter then copies back out. In process
+ * (app.request, the tests) there is no Node response, and it goes on the context.
  */
 export function setAnswerHeader(c: Context, name: string, value: string): void {
   const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
   if (outgoing instanceof AnswerResponse && outgoing.answerHeader(name, value)) {
     return;
   }
-  if (outgoing instanceof ServerResponse && !outgoing.headersSent) {
-    outgoing.setHeader(name, value);
-  } else if (c.finalized) {
+  if (c.finalized) {
     c.res.headers.set(name, value);
   } else {
     c.header(name, value);

@@ -18,19 +18,12 @@ export function answerUnparsable(origin: string) {
       socket.destroy();
       return;
     }
-    const id = nextId();
     const message = TOO_LARGE.has(err.code ?? '')
       ? 'the request line and headers are larger than 16 KB'
       : 'the request is not well-formed HTTP';
-    const body = JSON.stringify(errorBody(new ApiError('invalid_request', message), id, origin));
-    socket.end(
-      'HTTP/1.1 400 Bad Request\r\n' +
-        'Content-Type: application/json\r\n' +
-        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-        `X-Request-Id: ${id}\r\n` +
-        'Connection: close\r\n\r\n' +
-        body,
-    );
+    const { headers, body } = envelope(new ApiError('invalid_request', message), origin);
+    const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+    socket.end(`HTTP/1.1 400 Bad Request\r\n${lines.join('')}Connection: close\r\n\r\n${body}`);
   };
 }
 

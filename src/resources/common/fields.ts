@@ -40,10 +40,10 @@ export const date = () =>
     .refine(isCalendarDate, 'must be a date YYYY-MM-DD')
     .openapi({ format: 'date', example: '2026-05-14' });
 
-/** Money is a plain number of dollars; svc refuses negative amounts on records that hold them. */
 /** decisions.md, Jobs: the most any money field of the API takes, in dollars. */
 export const MAX_MONEY = 1_000_000_000;
 
+/** Money is a plain number of dollars; svc refuses negative amounts on records that hold them. */
 export const money = () => z.number().min(0).max(MAX_MONEY);
 
 /** A two-letter state code or a state name, stored as the code. */
