@@ -3,9 +3,9 @@
 // (src/platform/http/headers.ts), not through the app as in the in-process tests: this checks
 // that path on a real server, for answers made by a route, by the error handler, and by the
 // limiter itself.
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
+import { headOf, jsonBodyOf, rawExchange } from '../support/raw-http';
 import { cleanup, type HttpReply, http, startServe, tempDir } from '../support/spawn';
 
 afterEach(cleanup);
@@ -72,37 +72,15 @@ test('a request Node cannot parse (a URL over 16 KB, bytes that are no HTTP) get
   expect(long.body.error.request_id).toBe(long.headers.get('x-request-id'));
   expect(long.body.error.doc_url).toBe(`${server.url}/docs/errors#invalid_request`);
 
-  const { port } = new URL(server.url);
-  const raw = await new Promise<string>((resolve, reject) => {
-    const socket = connect(Number(port), '127.0.0.1', () => socket.end('NOT HTTP AT ALL\r\n\r\n'));
-    let got = '';
-    socket.on('data', (chunk) => {
-      got += chunk.toString();
-    });
-    socket.on('end', () => resolve(got));
-    socket.on('error', reject);
-  });
+  const raw = await rawExchange(new URL(server.url).port, 'NOT HTTP AT ALL\r\n\r\n');
   expect(raw).toMatch(/^HTTP\/1\.1 400 /);
   expect(raw).toMatch(/\r\nX-Request-Id: req_[0-9a-f]{24}\r\n/);
-  expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toMatchObject({
-    error: { code: 'invalid_request' },
-  });
+  expect(jsonBodyOf(raw)).toMatchObject({ error: { code: 'invalid_request' } });
 });
 
 /** The raw head of one request to the server, one `Name: value` a line: fetch would join twins. */
-async function rawHead(url: string, request: string): Promise<string[]> {
-  const { port } = new URL(url);
-  const raw = await new Promise<string>((resolve, reject) => {
-    const socket = connect(Number(port), '127.0.0.1', () => socket.write(request));
-    let got = '';
-    socket.on('data', (chunk) => {
-      got += chunk.toString('latin1');
-    });
-    socket.on('end', () => resolve(got));
-    socket.on('error', reject);
-  });
-  return raw.slice(0, raw.indexOf('\r\n\r\n')).split('\r\n');
-}
+const rawHead = async (url: string, request: string) =>
+  headOf(await rawExchange(new URL(url).port, request));
 
 const once = (head: string[], name: string) =>
   expect(
@@ -170,17 +148,10 @@ test("an error's doc_url is a page on the server that answered, whatever Host th
   const server = await startServe(join(await tempDir(), 'data.json'), ['--no-seed']);
   const made = await http(`${server.url}/__admin/workspaces`, { method: 'POST', body: {} });
   const key: string = made.body.keys.write.key;
-  const { port } = new URL(server.url);
-  const bodyOf = (request: string) =>
-    new Promise<{ error: { code: string; doc_url: string } }>((resolve, reject) => {
-      const socket = connect(Number(port), '127.0.0.1', () => socket.write(request));
-      let got = '';
-      socket.on('data', (chunk) => {
-        got += chunk.toString();
-      });
-      socket.on('end', () => resolve(JSON.parse(got.slice(got.indexOf('\r\n\r\n') + 4))));
-      socket.on('error', reject);
-    });
+  const bodyOf = async (request: string) =>
+    jsonBodyOf(await rawExchange(new URL(server.url).port, request)) as {
+      error: { code: string; doc_url: string };
+    };
   for (const host of ['evil.example:9999', '127.0.0.1']) {
     const head = `Host: ${host}\r\nConnection: close\r\n`;
     const missing = await bodyOf(
@@ -197,17 +168,7 @@ test("an error's doc_url is a page on the server that answered, whatever Host th
 
 test('a request with no usable Host gets the 400 envelope with its X-Request-Id; HTTP/1.0 may leave Host out', async () => {
   const server = await startServe(join(await tempDir(), 'data.json'), ['--no-seed']);
-  const { port } = new URL(server.url);
-  const raw = (request: string) =>
-    new Promise<string>((resolve, reject) => {
-      const socket = connect(Number(port), '127.0.0.1', () => socket.write(request));
-      let got = '';
-      socket.on('data', (chunk) => {
-        got += chunk.toString();
-      });
-      socket.on('end', () => resolve(got));
-      socket.on('error', reject);
-    });
+  const raw = (request: string) => rawExchange(new URL(server.url).port, request);
   for (const host of [
     'Host: garbage host!!\r\n',
     'Host: [::1\r\n',
@@ -218,7 +179,7 @@ test('a request with no usable Host gets the 400 envelope with its X-Request-Id;
     expect(got, host).toMatch(/^HTTP\/1\.1 400 /);
     const id = /\r\nX-Request-Id: (req_[0-9a-f]{24})\r\n/.exec(got)?.[1];
     expect(id, host).toBeDefined();
-    expect(JSON.parse(got.slice(got.indexOf('\r\n\r\n') + 4))).toEqual({
+    expect(jsonBodyOf(got)).toEqual({
       error: {
         code: 'invalid_request',
         message: 'the request has no Host header, or one that names no host',

@@ -2,9 +2,9 @@
 // response and go out with the head, whichever way the head is written. Checked on a real Node
 // server, byte for byte, since fetch would join a header sent twice.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { connect } from 'node:net';
 import { afterEach, expect, test } from 'vitest';
 import { AnswerResponse } from '../../src/platform/http/headers';
+import { headOf as headLines, rawExchange } from '../support/raw-http';
 
 let server: Server | undefined;
 afterEach(async () => {
@@ -22,18 +22,9 @@ async function headOf(handle: (res: AnswerResponse) => void): Promise<string[]> 
   await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
-  const raw = await new Promise<string>((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () =>
-      socket.write('GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
-    );
-    let got = '';
-    socket.on('data', (chunk) => {
-      got += chunk.toString('latin1');
-    });
-    socket.on('end', () => resolve(got));
-    socket.on('error', reject);
-  });
-  return raw.slice(0, raw.indexOf('\r\n\r\n')).split('\r\n');
+  return headLines(
+    await rawExchange(port, 'GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
+  );
 }
 
 const named = (head: string[], name: string) =>
