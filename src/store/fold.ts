@@ -12,9 +12,9 @@ import {
 } from './folded-ops';
 import { syncDirectory } from './fsync';
 import { CRC_LINE, type FullLayout, LAYOUT_LINE, type Layout, type Span } from './layout';
+import { recordIdAt } from './record-lines';
 import {
   ParsedSource,
-  type RecordLine,
   type ScopeSource,
   ShapeError,
   type SnapshotSource,
@@ -34,6 +34,8 @@ export interface FoldResult {
   seq: number;
   /** False when the journals held nothing the file lacked: it was left as it was. */
   written: boolean;
+  /** The data file was parsed whole, its layout missing or not in the shape it claims. */
+  whole: boolean;
 }
 
 /**
@@ -80,8 +82,9 @@ async function fold(
   const opened = await openSource(dataPath, use, pace);
   try {
     const { ops, seq } = await foldJournals(journals, opened.source.seq);
+    const whole = opened.source instanceof ParsedSource && opened.bytes > 0;
     if (ops.size === 0 && opened.bytes > 0) {
-      return { bytes: opened.bytes, seq, written: false };
+      return { bytes: opened.bytes, seq, written: false, whole };
     }
     const texts = new JournalTexts(journals);
     try {
@@ -90,7 +93,7 @@ async function fold(
         (w) => writeSnapshot(w, opened.source, { ops, texts }, seq),
         pace,
       );
-      return { bytes, seq, written: true };
+      return { bytes, seq, written: true, whole };
     } finally {
       await texts.close();
     }
@@ -117,35 +120,65 @@ async function writeDataFile(
   // waiting on each flush added the disk's time to the fold's (a shutdown's final fold most).
   let syncing: Promise<void> = Promise.resolve();
   let working = performance.now();
+  const rest = async () => {
+    const worked = performance.now() - working;
+    if (pace.paced && worked >= WORK_SLICE_MS) {
+      await new Promise((resolve) => setTimeout(resolve, worked * REST_PER_WORK));
+      working = performance.now();
+    }
+  };
+  const w = new ChunkWriter(async (parts) => {
+    unsynced += await writeAll(handle, parts);
+    if (unsynced >= SYNC_EVERY_BYTES) {
+      // A file of hundreds of MB flushed by one fsync at the end holds up the journal's
+      // fdatasyncs behind it (the file system orders them), and with them every write's answer.
+      unsynced = 0;
+      await syncing;
+      syncing = handle.datasync();
+      syncing.catch(() => {}); // awaited before the next flush or the end, which see its failure
+    }
+  }, rest);
   try {
-    const w = new ChunkWriter(async (chunk) => {
-      const worked = performance.now() - working;
-      if (pace.paced && worked >= WORK_SLICE_MS) {
-        await new Promise((resolve) => setTimeout(resolve, worked * REST_PER_WORK));
-        working = performance.now();
-      }
-      await handle.write(chunk);
-      unsynced += chunk.length;
-      if (unsynced >= SYNC_EVERY_BYTES) {
-        // A file of hundreds of MB flushed by one fsync at the end holds up the journal's
-        // fdatasyncs behind it (the file system orders them), and with them every write's answer.
-        unsynced = 0;
-        await syncing;
-        syncing = handle.datasync();
-        syncing.catch(() => {}); // awaited before the next flush or the end, which see its failure
-      }
-    });
     await body(w);
     bytes = await w.end((crc) => `${CRC_LINE}${crc}}\n`);
     await syncing;
     await handle.sync();
   } finally {
-    await syncing.catch(() => {}); // a flush under way ends before the file is closed
+    await w.settled(); // a write under way ends before the file is closed
+    await syncing.catch(() => {}); // and so does a flush
     await handle.close();
   }
   await rename(temp, dataPath);
   await syncDirectory(dirname(dataPath));
   return bytes;
+}
+
+/** Writes every byte of `parts` (one gathering write, again for what a short write left). */
+async function writeAll(handle: FileHandle, parts: Uint8Array[]): Promise<number> {
+  let left = parts;
+  let total = 0;
+  for (const part of parts) {
+    total += part.length;
+  }
+  for (let written = 0; written < total; ) {
+    const { bytesWritten } = await handle.writev(left);
+    written += bytesWritten;
+    left = rest(left, bytesWritten);
+  }
+  return total;
+}
+
+/** The parts after the first `skip` bytes. */
+function rest(parts: Uint8Array[], skip: number): Uint8Array[] {
+  let i = 0;
+  for (; i < parts.length && skip >= (parts[i] as Uint8Array).length; i++) {
+    skip -= (parts[i] as Uint8Array).length;
+  }
+  const out = parts.slice(i);
+  if (out.length > 0 && skip > 0) {
+    out[0] = (out[0] as Uint8Array).subarray(skip);
+  }
+  return out;
 }
 
 /**
@@ -199,8 +232,10 @@ interface Changes {
   texts: JournalTexts;
 }
 
-const FIRST = Buffer.from('\n');
+const OPEN_FIRST = Buffer.from('{\n');
 const NEXT = Buffer.from(',\n');
+const NEWLINE = 0x0a;
+const COMMA = 0x2c;
 
 /** A scope's value: copied whole when nothing in it changed. Answers its collections' spans. */
 async function writeScope(
@@ -227,7 +262,7 @@ async function writeScope(
       await header(coll.name);
       spans[coll.name] = await coll.copy(w);
     } else {
-      await writeCollection(w, coll.name, coll.records(), changes, header, spans, texts);
+      await writeCollection(w, coll.name, coll.recordLines(), changes, header, spans, texts);
     }
   }
   for (const [name, changes] of touched ?? []) {
@@ -243,43 +278,77 @@ async function writeScope(
  * A collection's value, the journals' changes put in: a record keeps its place when changed,
  * is left out when deleted, and one added (or deleted and added again) follows the others, as a
  * Map in memory orders them. A collection left empty is not written, as memory's snapshot did not.
+ * Lines no journal touched are copied as runs of bytes, not one by one.
  */
 async function writeCollection(
   w: ChunkWriter,
   name: string,
-  records: AsyncIterable<RecordLine> | Iterable<RecordLine>,
+  pieces: AsyncIterable<Buffer> | Iterable<Buffer>,
   changes: Map<string, Folded> | undefined,
   header: (name: string) => Promise<void>,
   spans: Record<string, Span>,
   texts: JournalTexts,
 ): Promise<void> {
   let start = -1;
-  const put = async (line: Uint8Array | string) => {
+  /** Starts the collection or separates what follows from the record before it. */
+  const separate = async () => {
     if (start < 0) {
       await header(name);
       start = w.at;
-      await w.text('{');
-      await w.bytes(FIRST);
+      w.push(OPEN_FIRST);
     } else {
-      await w.bytes(NEXT);
+      w.push(NEXT);
     }
-    await (typeof line === 'string' ? w.text(line) : w.bytes(line));
+  };
+  const put = async (bytes: Uint8Array) => {
+    await separate();
+    await w.bytes(bytes);
   };
   // A record the journals wrote: `"<id>":` then its JSON as the journal holds it.
   const putWritten = async (id: string, text: RecordText, inOrder: boolean) => {
-    await put(`${JSON.stringify(id)}:`);
+    await separate();
+    w.push(`${JSON.stringify(id)}:`);
     const json = await texts.bytes(text, inOrder);
     await (typeof json === 'string' ? w.text(json) : w.bytes(json));
   };
-  for await (const [id, line] of records) {
-    const change = changes?.get(id);
-    if (change === undefined) {
-      await put(line);
-    } else {
-      change.inFile = true;
-      if (!change.moved && change.text !== undefined) {
-        await putWritten(id, change.text, false);
+  let ended = false; // the last record (no comma after it) was met
+  for await (const piece of pieces) {
+    if (ended) {
+      throw new ShapeError(`a record of ${name} follows its last`);
+    }
+    // A run of lines kept as they are: from the start of one to the end of another's record.
+    let runFrom = -1;
+    let runTo = -1;
+    for (let at = 0; at < piece.length; ) {
+      let next = piece.indexOf(NEWLINE, at);
+      let to: number; // where the record ends: before its comma
+      if (next === -1) {
+        ended = true;
+        next = to = piece.length;
+      } else if (piece[next - 1] === COMMA) {
+        to = next - 1;
+      } else {
+        throw new ShapeError(`a record of ${name} is not followed by a comma`);
       }
+      const id = changes === undefined ? undefined : recordId(piece, at);
+      const change = id === undefined ? undefined : changes?.get(id);
+      if (id === undefined || change === undefined) {
+        runFrom = runFrom < 0 ? at : runFrom;
+        runTo = to;
+      } else {
+        if (runFrom >= 0) {
+          await put(piece.subarray(runFrom, runTo));
+          runFrom = -1;
+        }
+        change.inFile = true;
+        if (!change.moved && change.text !== undefined) {
+          await putWritten(id, change.text, false);
+        }
+      }
+      at = next + 1;
+    }
+    if (runFrom >= 0) {
+      await put(piece.subarray(runFrom, runTo));
     }
   }
   const added = [...(changes ?? [])]
@@ -294,6 +363,15 @@ async function writeCollection(
     await w.text('}');
     spans[name] = [start, w.at];
   }
+}
+
+/** The id a record line at `at` starts with: `"<id>":`. */
+function recordId(piece: Buffer, at: number): string {
+  const found = recordIdAt(piece, at);
+  if (found === undefined) {
+    throw new ShapeError('a record line does not start with its id');
+  }
+  return found[0];
 }
 
 interface Opened {
@@ -325,7 +403,7 @@ async function openSource(dataPath: string, use: LayoutUse, pace: Pace): Promise
     // A file edited by hand since svc wrote it (its checksum no longer matching) is parsed whole,
     // as a start parses it: its spans may no longer say where its values lie.
     const layout =
-      found && (await checksumHolds(handle, found.crcAt, found.crc, pace))
+      found && (use === 'trusted' || (await checksumHolds(handle, found.crcAt, found.crc, pace)))
         ? found.layout
         : undefined;
     if (layout) {

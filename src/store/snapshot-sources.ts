@@ -1,20 +1,20 @@
 import type { FileHandle } from 'node:fs/promises';
 import type { ChunkWriter } from './chunks';
 import type { FullLayout, Span } from './layout';
-import { linesOf } from './lines';
-import { recordIdAt } from './record-lines';
 import { GLOBAL, type Scope, type ScopeData } from './types';
 
 // What a compaction copies from: the data file on disk read span by span (its layout line says
 // where each scope and collection lies, and each record is one line), or a data set already
 // parsed (a file with no such layout, or a snapshot made from memory).
 
-/** One record as it is written: `"<id>":<json>`, the line of the data file without separators. */
-export type RecordLine = [id: string, line: Uint8Array | string];
-
 export interface CollectionSource {
   readonly name: string;
-  records(): AsyncIterable<RecordLine>;
+  /**
+   * The records as the data file holds them, `"<id>":<json>` a line, each but the last followed
+   * by a comma: in pieces that each end where a line does (after its newline), so that a piece
+   * is read a line at a time with no line cut in two.
+   */
+  recordLines(): AsyncIterable<Buffer>;
   /** Writes the collection's value (`{...}`) as it is; undefined when it cannot be copied whole. */
   copy?(w: ChunkWriter): Promise<Span>;
 }
@@ -36,8 +36,7 @@ export interface SnapshotSource {
 export class ShapeError extends Error {}
 
 const READ_BYTES = 4 << 20;
-const QUOTE = 0x22;
-const COMMA = 0x2c;
+const NEWLINE = 0x0a;
 const OPEN = 0x7b;
 const CLOSE = 0x7d;
 
@@ -62,9 +61,11 @@ export class ParsedSource implements SnapshotSource {
         for (const [name, records] of Object.entries(data)) {
           yield {
             name,
-            async *records() {
-              for (const [id, rec] of Object.entries(records)) {
-                yield [id, `${JSON.stringify(id)}:${JSON.stringify(rec)}`];
+            async *recordLines() {
+              const entries = Object.entries(records);
+              for (const [i, [id, rec]] of entries.entries()) {
+                const after = i < entries.length - 1 ? ',\n' : '';
+                yield Buffer.from(`${JSON.stringify(id)}:${JSON.stringify(rec)}${after}`);
               }
             },
           };
@@ -101,7 +102,7 @@ export class SpanSource implements SnapshotSource {
         for (const [name, collSpan] of Object.entries(colls)) {
           yield {
             name,
-            records: () => recordLines(handle, collSpan),
+            recordLines: () => recordLines(handle, collSpan),
             copy: async (w) => shift(collSpan, await copySpan(handle, collSpan, w)),
           };
         }
@@ -154,48 +155,49 @@ async function* readSpan(handle: FileHandle, start: number, end: number): AsyncG
 }
 
 /**
- * A collection's records, a line each: the span is `{`, then `\n"<id>":<json>` separated by
- * commas, then `}` (fold.ts writes it so; JSON text never holds a raw newline).
+ * A collection's record lines (see CollectionSource): its span is `{`, then `\n"<id>":<json>`
+ * separated by commas, then `}` (fold.ts writes it so; JSON text never holds a raw newline). The
+ * file is read in chunks of 4 MB; a line a chunk cuts in two is joined and given alone.
  */
-async function* recordLines(handle: FileHandle, [start, end]: Span): AsyncGenerator<RecordLine> {
-  if (end - start < 2) {
+async function* recordLines(handle: FileHandle, [start, end]: Span): AsyncGenerator<Buffer> {
+  const edges = Buffer.alloc(2);
+  if (end - start < 2 || (await handle.read(edges, 0, 2, start)).bytesRead < 2) {
     throw new ShapeError(`a collection at byte ${start} is too short`);
   }
-  const edges = Buffer.alloc(1);
-  await handle.read(edges, 0, 1, end - 1);
-  if (edges[0] !== CLOSE) {
-    throw new ShapeError(`no collection ends at byte ${end}`);
+  const last = Buffer.alloc(1);
+  await handle.read(last, 0, 1, end - 1);
+  if (edges[0] !== OPEN || last[0] !== CLOSE) {
+    throw new ShapeError(`no collection lies at bytes ${start} to ${end}`);
   }
-  let first = true;
-  for await (const { line, ended } of linesOf(readSpan(handle, start, end - 1))) {
-    if (first) {
-      // What comes before the first newline: the `{` alone.
-      if (line[0] !== OPEN) {
-        throw new ShapeError(`no collection starts at byte ${start}`);
+  if (end - start === 2) {
+    return; // `{}`
+  }
+  if (edges[1] !== NEWLINE) {
+    throw new ShapeError(`text before the first record at byte ${start}`);
+  }
+  let carry: Buffer | undefined; // a line cut by the end of the chunk before
+  for await (const chunk of readSpan(handle, start + 2, end - 1)) {
+    let from = 0;
+    if (carry !== undefined) {
+      const nl = chunk.indexOf(NEWLINE);
+      if (nl === -1) {
+        carry = Buffer.concat([carry, chunk]);
+        continue;
       }
-      if (line.length > 1) {
-        throw new ShapeError(`text before the first record at byte ${start}`);
-      }
-      first = false;
-    } else if (!ended) {
-      yield lineOf(line); // the last record, before the `}`
-    } else {
-      if (line[line.length - 1] !== COMMA) {
-        throw new ShapeError(`a record at byte ${start} is not followed by a comma`);
-      }
-      yield lineOf(line.subarray(0, line.length - 1));
+      yield Buffer.concat([carry, chunk.subarray(0, nl + 1)]);
+      carry = undefined;
+      from = nl + 1;
+    }
+    const lastNl = chunk.lastIndexOf(NEWLINE);
+    if (lastNl >= from) {
+      yield chunk.subarray(from, lastNl + 1);
+      from = lastNl + 1;
+    }
+    if (from < chunk.length) {
+      carry = chunk.subarray(from);
     }
   }
-}
-
-/** The id a record line starts with: `"<id>":`. */
-function lineOf(piece: Buffer): RecordLine {
-  if (piece[0] !== QUOTE) {
-    throw new ShapeError('a record line does not start with its id');
+  if (carry !== undefined) {
+    yield carry; // the last record, no comma after it
   }
-  const found = recordIdAt(piece, 0);
-  if (found === undefined) {
-    throw new ShapeError('a record line has no id');
-  }
-  return [found[0], piece];
 }

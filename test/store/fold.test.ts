@@ -103,6 +103,58 @@ describe('folding the journal into the data file', () => {
     expect(file.workspaces.ws_a.alpha.b).toEqual({ id: 'b', v: 2 });
   });
 
+  test('a collection of many MB, lines cut by its reads, is copied from its layout, every record in its place', async () => {
+    const { path, store } = await openPath();
+    // Lines of different lengths, so the 4 MB reads cut them at different places.
+    const text = (i: number, v: number) =>
+      `${'é'.repeat(i % 7)}${'x'.repeat(2_900 + (i % 13))}${v}`;
+    store.transaction((tx) => {
+      for (let i = 0; i < 4_000; i++) {
+        tx.scope<Loose>('ws_a').put('alpha', { id: `r${i}`, text: text(i, 0) });
+      }
+      tx.scope<Loose>('ws_a').put('beta', { id: 'b', v: 0 });
+    });
+    await store.compact();
+    expect((await readFile(path)).length).toBeGreaterThan(2 * 4 * 1024 * 1024); // 4 MB reads
+    // Changed in place, deleted, deleted and put again, and new: a journal line of 6 MB, read in
+    // 1 MB pieces (under the 8 MB at which the store would set the journal aside itself).
+    store.transaction((tx) => tx.scope<Loose>('ws_a').delete('alpha', 'r1'));
+    store.transaction((tx) => {
+      const alpha = tx.scope<Loose>('ws_a');
+      for (let i = 0; i < 4_000; i++) {
+        if (i % 97 === 0) {
+          alpha.put('alpha', { id: `r${i}`, text: text(i, 1) });
+        } else if (i % 101 === 0) {
+          alpha.delete('alpha', `r${i}`);
+        }
+      }
+      alpha.put('alpha', { id: 'r1', text: 'again' });
+      alpha.put('alpha', { id: 'new', text: 'x'.repeat(6_000_000) });
+    });
+    await store.sync();
+    const expected = contents(store);
+    // The same files folded by the worker, as a compaction of the store would.
+    const copy = `${path}.copy`;
+    await writeFile(copy, await readFile(path));
+    await writeFile(`${copy}.journal.prev`, await readFile(`${path}.journal`));
+    await store.close();
+    const folded = await compactFiles({
+      dataPath: copy,
+      journals: [`${copy}.journal.prev`],
+      paced: false,
+      trusted: true,
+    }).done;
+    expect(folded.whole).toBe(false); // no line was found cut: the file's layout served
+    await rm(`${copy}.journal.prev`);
+    const { store: reopened } = await Store.open(copy);
+    expect(contents(reopened)).toEqual(expected);
+    const ids = reopened.dump('ws_a').alpha?.map((r) => r.id) ?? [];
+    expect(ids.slice(0, 3)).toEqual(['r0', 'r2', 'r3']);
+    expect(ids.slice(-2)).toEqual(['r1', 'new']);
+    expect(ids).toHaveLength(4_000 - 39 + 1);
+    await reopened.close();
+  });
+
   test('a collection whose records were all deleted is left out, as memory leaves it out', async () => {
     const { path, store } = await openPath();
     store.transaction((tx) => tx.scope<Loose>('ws_a').put('alpha', { id: 'a' }));
