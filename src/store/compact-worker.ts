@@ -1,15 +1,15 @@
 // The compaction worker's entry (built as dist/compact-worker.cjs): folds the journals it is
 // given into the data file and posts the result back (compactor.ts).
 import { parentPort, workerData } from 'node:worker_threads';
-import { type FoldJob, HURRY, type WorkerAnswer } from './compactor';
-import { foldIntoDataFile } from './fold';
+import { type FoldJob, STOP, type WorkerAnswer } from './compactor';
+import { FoldStopped, foldIntoDataFile, type Pace } from './fold';
 import { StoreFileError } from './types';
 
 const job = workerData as FoldJob;
-const pace = { paced: job.paced };
+const pace: Pace = { paced: job.paced };
 parentPort?.on('message', (message: unknown) => {
-  if (message === HURRY) {
-    pace.paced = false;
+  if (message === STOP) {
+    pace.stopped = true;
   }
 });
 const answer = (message: WorkerAnswer) => {
@@ -18,5 +18,10 @@ const answer = (message: WorkerAnswer) => {
 };
 foldIntoDataFile(job.dataPath, job.journals, pace, job.trusted).then(
   (result) => answer({ result }),
-  (err: Error) => answer({ error: err.message, storeFile: err instanceof StoreFileError }),
+  (err: Error) =>
+    answer({
+      error: err.message,
+      storeFile: err instanceof StoreFileError,
+      stopped: err instanceof FoldStopped,
+    }),
 );

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { type FoldResult, foldIntoDataFile } from './fold';
+import { type FoldResult, FoldStopped, foldIntoDataFile, type Pace } from './fold';
 import { StoreFileError } from './types';
 
 // A compaction runs in a worker thread: reading, copying and writing a data file of hundreds of
@@ -10,7 +10,9 @@ import { StoreFileError } from './types';
 // from its sources unbuilt) the same fold runs here, its awaits letting requests in between.
 
 /** What the worker posts back. */
-export type WorkerAnswer = { result: FoldResult } | { error: string; storeFile: boolean };
+export type WorkerAnswer =
+  | { result: FoldResult }
+  | { error: string; storeFile: boolean; stopped: boolean };
 
 export interface FoldJob {
   dataPath: string;
@@ -27,21 +29,24 @@ function workerFile(): string | undefined {
   return file !== undefined && existsSync(file) ? file : undefined;
 }
 
-/** A fold under way: its result, and a way to have it stop resting (shutdown). */
+/**
+ * A fold under way: its result, and a way to have it give up (shutdown folds its journal and the
+ * one written since in one pass); `done` then rejects with FoldStopped.
+ */
 export interface Compaction {
   done: Promise<FoldResult>;
-  hurry(): void;
+  stop(): void;
 }
 
 /** Folds `journals` into the data file, in a worker thread when svc is built. */
 export function compactFiles(job: FoldJob): Compaction {
   const file = workerFile();
   if (file === undefined) {
-    const pace = { paced: job.paced };
+    const pace: Pace = { paced: job.paced };
     return {
       done: foldIntoDataFile(job.dataPath, job.journals, pace, job.trusted),
-      hurry: () => {
-        pace.paced = false;
+      stop: () => {
+        pace.stopped = true;
       },
     };
   }
@@ -53,7 +58,8 @@ export function compactFiles(job: FoldJob): Compaction {
       if ('result' in answer) {
         resolve(answer.result);
       } else {
-        reject(answer.storeFile ? new StoreFileError(answer.error) : new Error(answer.error));
+        const Failure = answer.stopped ? FoldStopped : answer.storeFile ? StoreFileError : Error;
+        reject(new Failure(answer.error));
       }
     });
     worker.once('error', (err) => {
@@ -66,7 +72,7 @@ export function compactFiles(job: FoldJob): Compaction {
       }
     });
   });
-  return { done, hurry: () => worker.postMessage(HURRY) };
+  return { done, stop: () => worker.postMessage(STOP) };
 }
 
-export const HURRY = 'hurry';
+export const STOP = 'stop';

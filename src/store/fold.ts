@@ -41,10 +41,21 @@ export interface FoldResult {
 /**
  * Whether a fold rests twice as long as it works (WORK_SLICE_MS at a time): while the server
  * answers, so that on a machine of two cores it takes a third of one from the requests, not all
- * of it; at shutdown it runs flat out, and one under way is told to hurry.
+ * of it. `stopped`: the server is shutting down, and folds this fold's journal and the one
+ * written since in one pass; this fold gives up at its next step (FoldStopped).
  */
 export interface Pace {
   paced: boolean;
+  stopped?: boolean;
+}
+
+/** A fold given up because it was told to stop; the data file is as it was. */
+export class FoldStopped extends Error {}
+
+function checkStopped(pace: Pace): void {
+  if (pace.stopped) {
+    throw new FoldStopped('the fold was stopped');
+  }
 }
 
 /**
@@ -62,7 +73,7 @@ export async function foldIntoDataFile(
     return await fold(dataPath, journals, trusted ? 'trusted' : 'checked', pace);
   } catch (err) {
     if (!(err instanceof ShapeError)) {
-      throw err;
+      throw err; // FoldStopped among them
     }
     // A file not in the shape its layout claims (edited by hand with its checksum redone):
     // parsed whole once, it is written in the shape again.
@@ -121,6 +132,7 @@ async function writeDataFile(
   let syncing: Promise<void> = Promise.resolve();
   let working = performance.now();
   const rest = async () => {
+    checkStopped(pace);
     const worked = performance.now() - working;
     if (pace.paced && worked >= WORK_SLICE_MS) {
       await new Promise((resolve) => setTimeout(resolve, worked * REST_PER_WORK));
@@ -464,6 +476,7 @@ async function checksumHolds(
   let sum = 0;
   const chunk = Buffer.allocUnsafe(Math.min(CRC_READ_BYTES, end));
   for (let at = 0; at < end; ) {
+    checkStopped(pace);
     const started = performance.now();
     const { bytesRead } = await handle.read(chunk, 0, Math.min(chunk.length, end - at), at);
     if (bytesRead === 0) {

@@ -201,6 +201,13 @@ export class Journal {
     this.#bytes += buf.length;
   }
 
+  /** Empties the journal: everything in it is in the data file now. */
+  async empty(): Promise<void> {
+    await this.#handle.truncate(0);
+    await this.#handle.datasync();
+    this.#bytes = 0;
+  }
+
   async close(): Promise<void> {
     await this.#handle.close();
   }

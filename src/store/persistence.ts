@@ -1,6 +1,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { compactFiles } from './compactor';
+import { FoldStopped } from './fold';
 import { encodeGroup, Journal, type JournalTx, type ReplayTx } from './journal';
 import { acquireLock } from './lock';
 import { DurableJsonFile } from './snapshot';
@@ -50,9 +51,12 @@ export class Persistence {
    */
   #asideLeft = false;
   #retryAt = 0;
-  /** Shutting down: a fold runs flat out, nothing waits for answers any more. */
+  /**
+   * Shutting down: a fold runs flat out, nothing waits for answers any more, and one under way is
+   * stopped, to be done again with the journal written since: one pass, not two.
+   */
   #closing = false;
-  #hurry: () => void = () => {};
+  #stopFold: () => void = () => {};
 
   private constructor(
     dataPath: string,
@@ -141,7 +145,7 @@ export class Persistence {
    */
   async close(): Promise<void> {
     this.#closing = true;
-    this.#hurry();
+    this.#stopFold();
     try {
       await this.#loop;
       await this.#snapshotting;
@@ -210,7 +214,14 @@ export class Persistence {
    */
   async #startSnapshot(): Promise<void> {
     if (this.#asideLeft) {
-      this.#fold([]);
+      if (this.#closing) {
+        // Both journals in one pass: no write comes any more to need the journal set aside.
+        const asked = this.#compactions;
+        this.#compactions = [];
+        this.#fold(asked, true);
+      } else {
+        this.#fold([]);
+      }
       return;
     }
     const asked = this.#compactions;
@@ -219,27 +230,42 @@ export class Persistence {
     this.#fold(asked);
   }
 
-  /** Folds the journal set aside into the data file, off this thread, then deletes it. */
-  #fold(asked: { resolve: () => void; reject: (err: Error) => void }[] = []): void {
+  /**
+   * Folds the journal set aside into the data file, off this thread, then deletes it. `withJournal`
+   * (shutting down): the journal is folded in too, then emptied.
+   */
+  #fold(
+    asked: { resolve: () => void; reject: (err: Error) => void }[] = [],
+    withJournal = false,
+  ): void {
     const aside = asidePath(this.dataPath);
     const compaction = compactFiles({
       dataPath: this.dataPath,
-      journals: [aside],
+      journals: withJournal ? [aside, this.#journal.path] : [aside],
       paced: !this.#closing,
       trusted: this.#file.trusted,
     });
-    this.#hurry = compaction.hurry;
+    this.#stopFold = compaction.stop;
     this.#snapshotting = compaction.done
       .then(async ({ bytes }) => {
         this.#file.bytes = bytes;
         this.#file.trusted = true; // written by the fold, layout and checksum with it
         await rm(aside, { force: true });
         this.#asideLeft = false;
+        if (withJournal) {
+          await this.#journal.empty(); // a start would skip its lines all the same: the file has them
+        }
         for (const waiter of asked) {
           waiter.resolve();
         }
       })
       .catch((err: Error) => {
+        if (err instanceof FoldStopped) {
+          // Shutting down: close() folds `.prev` again with the journal, for these too.
+          this.#asideLeft = true;
+          this.#compactions.push(...asked);
+          return;
+        }
         // The writes stay safe in `.prev` and the journal, and writes go on being acknowledged:
         // a fold only saves a start the replay. Whoever asked for a compaction hears of it (a
         // shutdown then says it failed, the journals left for the next start).
@@ -253,7 +279,12 @@ export class Persistence {
       });
     void this.#snapshotting.finally(() => {
       this.#snapshotting = undefined;
-      if ((this.#compactions.length > 0 || this.#wantsSnapshot()) && !this.#failure) {
+      // Shutting down, close() asks for what is left itself.
+      if (
+        !this.#closing &&
+        (this.#compactions.length > 0 || this.#wantsSnapshot()) &&
+        !this.#failure
+      ) {
         this.#kick();
       }
     });

@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, watch } from 'node:fs';
 import { appendFile, copyFile, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { Store } from '../../src/store';
 import { cleanup } from '../support/spawn';
@@ -62,6 +62,43 @@ describe('compaction', () => {
     expect(ids(replayed)).toHaveLength(10_001);
     await replayed.close();
     expect(existsSync(`${copy}.journal.prev`)).toBe(false);
+  });
+
+  test('a shutdown while a fold is under way stops it and folds both journals in one pass', async () => {
+    const { path, store } = await bigStore();
+    await store.compact();
+    // Every record changed: the fold has 20 MB to write, and is stopped well before its end.
+    put(
+      store,
+      ...Array.from({ length: 10_000 }, (_, i) =>
+        thing(`big-${Math.floor(i / 1000)}-${i % 1000}`, -i, pad),
+      ),
+    );
+    await store.sync();
+    // Each fold that finishes renames its new file onto the data file's name.
+    const renames: string[] = [];
+    const watcher = watch(dirname(path), (event, name) => {
+      if (name === basename(path)) {
+        renames.push(event);
+      }
+    });
+    const compacting = store.compact(); // sets the journal aside and starts folding it
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    put(store, thing('after')); // into the fresh journal
+    await store.sync();
+    await store.close();
+    await compacting; // the one fold at shutdown answers the compaction asked for before it
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the watcher's events come in
+    watcher.close();
+    expect(renames).toEqual(['rename']);
+    expect(existsSync(`${path}.journal.prev`)).toBe(false);
+    expect((await stat(`${path}.journal`)).size).toBe(0);
+    const { store: reopened } = await Store.open(path);
+    expect(ids(reopened)).toHaveLength(10_001);
+    expect(reopened.read(WS, 'things', 'big-9-999')).toMatchObject({ n: -9999 });
+    expect(reopened.read(WS, 'things', 'after')).toMatchObject({ n: 1 });
+    await reopened.close();
   });
 
   test('a crash after the journal was set aside and before the snapshot replays both journals', async () => {
