@@ -26,12 +26,20 @@ export type FullLayout = Required<Layout>;
 export const LAYOUT_LINE = '\n,"layout":';
 export const CRC_LINE = '\n,"crc32":';
 
+/** The CRC-32 of a file's first `upTo` bytes, known as it was read. */
+export interface CrcSoFar {
+  upTo: number;
+  crc: number;
+}
+
 /**
  * The file's data with each workspace left unparsed, when its checksum line is there and right;
- * undefined otherwise (the caller parses the file whole).
+ * undefined otherwise (the caller parses the file whole). `sofar`: the checksum of the bytes up to
+ * some point, computed while the file was read; the rest is summed here.
  */
 export function readWithLayout(
   buffer: Buffer,
+  sofar: CrcSoFar = { upTo: 0, crc: 0 },
 ): { head: unknown; workspaces: DataFile['workspaces'] } | undefined {
   const crcAt = buffer.lastIndexOf(CRC_LINE);
   const layoutAt = crcAt < 0 ? -1 : buffer.lastIndexOf(LAYOUT_LINE, crcAt);
@@ -39,7 +47,8 @@ export function readWithLayout(
     return undefined;
   }
   const crc = Number(buffer.toString('latin1', crcAt + CRC_LINE.length).replace(/}\s*$/, ''));
-  if (!Number.isInteger(crc) || crc32(buffer.subarray(0, crcAt)) !== crc) {
+  const sum = sofar.upTo <= crcAt ? crc32(buffer.subarray(sofar.upTo, crcAt), sofar.crc) : -1;
+  if (!Number.isInteger(crc) || sum !== crc) {
     return undefined;
   }
   let layout: Layout;

@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { readWithLayout } from './layout';
+import { open } from 'node:fs/promises';
+import { crc32 } from 'node:zlib';
+import { type CrcSoFar, readWithLayout } from './layout';
 import { type DataFile, FORMAT, FORMAT_VERSION, StoreFileError } from './types';
 
 // The data file as read at start. It is written only by folding a journal into it (fold.ts), in
@@ -20,10 +21,9 @@ export class DurableJsonFile {
 
   async read(): Promise<DataFile | null> {
     let buffer: Buffer;
+    let sofar: CrcSoFar;
     try {
-      // Read once, at start-up, when nothing else runs: a synchronous read is one pass, where the
-      // async one is some fifty thread-pool round trips of 512 KB, each waiting for a wake-up.
-      buffer = readFileSync(this.path);
+      ({ buffer, sofar } = await readSumming(this.path));
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
         return null;
@@ -32,7 +32,7 @@ export class DurableJsonFile {
     }
     this.bytes = buffer.length;
     // A file svc wrote, checksum intact: its workspaces are parsed when first used.
-    const lazy = readWithLayout(buffer);
+    const lazy = readWithLayout(buffer, sofar);
     this.trusted = lazy !== undefined;
     if (lazy) {
       const head = checkFormat(this.path, lazy.head);
@@ -57,6 +57,57 @@ export class DurableJsonFile {
       crc32?: unknown;
     };
     return file;
+  }
+}
+
+const PIECE_BYTES = 8 << 20;
+const READS_IN_FLIGHT = 4;
+/** Beyond this many bytes from the end, the checksum line may start: summed by readWithLayout. */
+const TAIL_BYTES = 64 * 1024;
+
+/**
+ * The whole file, read in pieces of 8 MB with four reads in flight, and the CRC-32 of its bytes
+ * summed in order as the pieces come in, up to where the checksum line may start. Why: the
+ * thread pool copies pieces on both cores while this one sums, where one synchronous read and
+ * then the sum did each in turn (a 100k store's 395 MB: 650-760 ms read and summed that way,
+ * 400-500 ms so).
+ */
+async function readSumming(path: string): Promise<{ buffer: Buffer; sofar: CrcSoFar }> {
+  const handle = await open(path, 'r');
+  try {
+    const { size } = await handle.stat();
+    const buffer = Buffer.allocUnsafe(size);
+    const sumUpTo = Math.max(0, size - TAIL_BYTES);
+    const sofar: CrcSoFar = { upTo: 0, crc: 0 };
+    const arrived = new Map<number, number>(); // piece start -> its length, not yet summed
+    let next = 0;
+    const reader = async () => {
+      while (next < size) {
+        const at = next;
+        const want = Math.min(PIECE_BYTES, size - at);
+        next += want;
+        for (let got = 0; got < want; ) {
+          const { bytesRead } = await handle.read(buffer, at + got, want - got, at + got);
+          if (bytesRead === 0) {
+            throw new Error(`${path} ended at byte ${at + got} while it was read`);
+          }
+          got += bytesRead;
+        }
+        arrived.set(at, want);
+        for (let n = arrived.get(sofar.upTo); n !== undefined; n = arrived.get(sofar.upTo)) {
+          if (sofar.upTo + n > sumUpTo) {
+            break;
+          }
+          arrived.delete(sofar.upTo);
+          sofar.crc = crc32(buffer.subarray(sofar.upTo, sofar.upTo + n), sofar.crc);
+          sofar.upTo += n;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: READS_IN_FLIGHT }, reader));
+    return { buffer, sofar };
+  } finally {
+    await handle.close();
   }
 }
 

@@ -147,6 +147,8 @@ describe('folding the journal into the data file', () => {
     expect(folded.whole).toBe(false); // no line was found cut: the file's layout served
     await rm(`${copy}.journal.prev`);
     const { store: reopened } = await Store.open(copy);
+    // Read in 8 MB pieces, summed as they came in: the checksum held, the workspace left unparsed.
+    expect(reopened.unparsed).toBe(1);
     expect(contents(reopened)).toEqual(expected);
     const ids = reopened.dump('ws_a').alpha?.map((r) => r.id) ?? [];
     expect(ids.slice(0, 3)).toEqual(['r0', 'r2', 'r3']);
