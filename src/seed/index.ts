@@ -81,7 +81,7 @@ export async function seedDataFile(
   opts: { seed: number; profile: Profile },
 ): Promise<SeededWorkspace[]> {
   await mkdir(dirname(path), { recursive: true });
-  acquireLock(path)(); // refuses while a server holds the file
+  acquireLock(path).release(); // refuses while a server holds the file
   for (const file of [...storeFiles(path), ...requestLogFiles(path)]) {
     await rm(file, { force: true });
   }

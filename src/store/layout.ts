@@ -32,84 +32,128 @@ export interface CrcSoFar {
   crc: number;
 }
 
+/** A data file's bytes by range: the whole file read into memory, or the file itself. */
+export interface FileView {
+  readonly size: number;
+  /** Bytes [start, end): a view when the file is in memory, read from it otherwise. */
+  read(start: number, end: number): Buffer;
+}
+
+export const bufferView = (buffer: Buffer): FileView => ({
+  size: buffer.length,
+  read: (start, end) => buffer.subarray(start, end),
+});
+
+const TAIL_BYTES = 64 * 1024;
+
 /**
  * The file's data with each workspace left unparsed, when its checksum line is there and right;
  * undefined otherwise (the caller parses the file whole). `sofar`: the checksum of the bytes up to
- * some point, computed while the file was read; the rest is summed here.
+ * some point, computed while the file was read, the rest summed here; `trusted`: the file is
+ * known to be as svc wrote it, the checksum is not summed at all (its bytes need not be read).
  */
 export function readWithLayout(
-  buffer: Buffer,
-  sofar: CrcSoFar = { upTo: 0, crc: 0 },
+  file: FileView,
+  sofar: CrcSoFar | 'trusted',
 ): { head: unknown; workspaces: DataFile['workspaces'] } | undefined {
-  const crcAt = buffer.lastIndexOf(CRC_LINE);
-  const layoutAt = crcAt < 0 ? -1 : buffer.lastIndexOf(LAYOUT_LINE, crcAt);
-  if (layoutAt < 0) {
+  const found = findTail(file);
+  if (found === undefined) {
     return undefined;
   }
-  const crc = Number(buffer.toString('latin1', crcAt + CRC_LINE.length).replace(/}\s*$/, ''));
-  const sum = sofar.upTo <= crcAt ? crc32(buffer.subarray(sofar.upTo, crcAt), sofar.crc) : -1;
-  if (!Number.isInteger(crc) || sum !== crc) {
+  const { crcAt, layoutText, crcText } = found;
+  const crc = Number(crcText.replace(/}\s*$/, ''));
+  if (!Number.isInteger(crc)) {
     return undefined;
+  }
+  if (sofar !== 'trusted') {
+    const sum = sofar.upTo <= crcAt ? crc32(file.read(sofar.upTo, crcAt), sofar.crc) : -1;
+    if (sum !== crc) {
+      return undefined;
+    }
   }
   let layout: Layout;
   let head: unknown;
   try {
-    layout = JSON.parse(buffer.toString('utf8', layoutAt + LAYOUT_LINE.length, crcAt)) as Layout;
-    if (!fits(buffer, layout, layoutAt)) {
+    layout = JSON.parse(layoutText) as Layout;
+    if (!fits(file, layout, found.layoutAt)) {
       return undefined;
     }
-    head = JSON.parse(`${buffer.toString('utf8', 0, layout.workspaces_at)}{}}`);
+    head = JSON.parse(`${file.read(0, layout.workspaces_at).toString('utf8')}{}}`);
   } catch {
     return undefined;
   }
   const workspaces: DataFile['workspaces'] = {};
   for (const [wsId, [start, end]] of Object.entries(layout.workspaces)) {
-    workspaces[wsId] = new UnparsedScope(
-      buffer.subarray(start, end),
-      collectionsWithin(buffer, layout.collections?.[wsId], start, end),
-    );
+    const spans = layout.collections?.[wsId];
+    workspaces[wsId] = new UnparsedScope(() => {
+      const bytes = file.read(start, end);
+      return { bytes, collections: collectionsWithin(bytes, spans, start) };
+    });
   }
   return { head, workspaces };
+}
+
+/** The layout and checksum lines at the file's end: read a little, then more until found. */
+function findTail(
+  file: FileView,
+): { layoutAt: number; crcAt: number; layoutText: string; crcText: string } | undefined {
+  for (let want = Math.min(TAIL_BYTES, file.size); ; want = Math.min(want * 4, file.size)) {
+    const from = file.size - want;
+    const tail = file.read(from, file.size);
+    const crcAt = tail.lastIndexOf(CRC_LINE);
+    const layoutAt = crcAt < 0 ? -1 : tail.lastIndexOf(LAYOUT_LINE, crcAt);
+    if (layoutAt >= 0) {
+      return {
+        layoutAt: from + layoutAt,
+        crcAt: from + crcAt,
+        layoutText: tail.toString('utf8', layoutAt + LAYOUT_LINE.length, crcAt),
+        crcText: tail.toString('latin1', crcAt + CRC_LINE.length),
+      };
+    }
+    if (want === file.size) {
+      return undefined;
+    }
+  }
 }
 
 /**
  * A workspace's collection spans from its own start; undefined unless they tile it: `{`, then
  * each collection as `"<name>":<span>` separated by commas, then `}`, so none is left out.
+ * `bytes` are the workspace's, which starts at `start` in the file.
  */
 function collectionsWithin(
-  buffer: Buffer,
+  bytes: Buffer,
   spans: Record<string, Span> | undefined,
   start: number,
-  end: number,
 ): Record<string, Span> | undefined {
   if (typeof spans !== 'object' || spans === null) {
     return undefined;
   }
   const within: Record<string, Span> = {};
-  let at = start + 1;
+  let at = 1;
   for (const [name, span] of Object.entries(spans)) {
-    const key = `${at === start + 1 ? '' : ','}${JSON.stringify(name)}:`;
+    const key = `${at === 1 ? '' : ','}${JSON.stringify(name)}:`;
     if (
       !Array.isArray(span) ||
       !Number.isInteger(span[0]) ||
       !Number.isInteger(span[1]) ||
-      span[0] !== at + Buffer.byteLength(key) ||
+      span[0] - start !== at + Buffer.byteLength(key) ||
       span[1] <= span[0] ||
-      buffer.toString('utf8', at, span[0]) !== key
+      bytes.toString('utf8', at, span[0] - start) !== key
     ) {
       return undefined;
     }
     within[name] = [span[0] - start, span[1] - start];
-    at = span[1];
+    at = span[1] - start;
   }
-  return at === end - 1 ? within : undefined;
+  return at === bytes.length - 1 ? within : undefined;
 }
 
 const OPEN = 0x7b; // {
 const CLOSE = 0x7d; // }
 
 /** Whether a layout read back describes this file: spans in order, apart, each an object. */
-function fits(buffer: Buffer, layout: Layout, end: number): boolean {
+function fits(file: FileView, layout: Layout, end: number): boolean {
   if (
     typeof layout !== 'object' ||
     layout === null ||
@@ -130,8 +174,8 @@ function fits(buffer: Buffer, layout: Layout, end: number): boolean {
       span[0] <= after ||
       span[1] <= span[0] ||
       span[1] > end ||
-      buffer[span[0]] !== OPEN ||
-      buffer[span[1] - 1] !== CLOSE
+      file.read(span[0], span[0] + 1)[0] !== OPEN ||
+      file.read(span[1] - 1, span[1])[0] !== CLOSE
     ) {
       return false;
     }

@@ -3,8 +3,8 @@ import { dirname } from 'node:path';
 import { compactFiles } from './compactor';
 import { FoldStopped } from './fold';
 import { encodeGroup, Journal, type JournalTx, type ReplayTx } from './journal';
-import { acquireLock } from './lock';
-import { DurableJsonFile } from './snapshot';
+import { acquireLock, noteInLock } from './lock';
+import { DurableJsonFile, parseIdentity } from './snapshot';
 import type { DataFile, Op } from './types';
 
 const MIN_COMPACT_BYTES = 8 * 1024 * 1024;
@@ -82,13 +82,14 @@ export class Persistence {
     txs: ReplayTx[];
   }> {
     await mkdir(dirname(dataPath), { recursive: true });
-    const release = acquireLock(dataPath);
+    const { release, left } = acquireLock(dataPath);
+    const file = new DurableJsonFile(dataPath);
     try {
-      const file = new DurableJsonFile(dataPath);
       // All three at once, creating nothing: the journals' reads wait on the disk while the
-      // snapshot is parsed, and a file found unreadable leaves the directory as it was.
+      // snapshot is parsed, and a file found unreadable leaves the directory as it was. A file
+      // still as a svc that was killed last knew it is not read through for its checksum.
       const [data, aside, current] = await Promise.all([
-        file.read(),
+        file.read(parseIdentity(left)),
         Journal.read(asidePath(dataPath)),
         Journal.read(journalPath(dataPath)),
       ]);
@@ -98,11 +99,15 @@ export class Persistence {
       const pending = txs.filter((tx) => tx.seq > seq);
       const lastSeq = pending.at(-1)?.seq ?? seq;
       const persistence = new Persistence(dataPath, file, journal, release, lastSeq);
+      if (file.trusted) {
+        persistence.#remember();
+      }
       if (aside !== null) {
         persistence.#fold();
       }
       return { persistence, data, txs: pending };
     } catch (err) {
+      file.close();
       release();
       throw err;
     }
@@ -157,6 +162,7 @@ export class Persistence {
       }
     } finally {
       await this.#journal.close();
+      this.#file.close();
       this.#release();
     }
     if (this.#failure) {
@@ -250,6 +256,7 @@ export class Persistence {
       .then(async ({ bytes }) => {
         this.#file.bytes = bytes;
         this.#file.trusted = true; // written by the fold, layout and checksum with it
+        this.#remember();
         await rm(aside, { force: true });
         this.#asideLeft = false;
         if (withJournal) {
@@ -288,6 +295,22 @@ export class Persistence {
         this.#kick();
       }
     });
+  }
+
+  /**
+   * Notes in the lock what the data file is now, known to be as svc wrote it: a start after a
+   * crash that finds it so reads only its head and layout, not all of it for the checksum.
+   * Best effort: without the note a start reads the file through, as it always could.
+   */
+  #remember(): void {
+    const identity = this.#file.identity();
+    if (identity !== undefined) {
+      try {
+        noteInLock(this.dataPath, JSON.stringify(identity));
+      } catch {
+        // the next start checks the file through
+      }
+    }
   }
 
   #markDurable(seq: number): void {

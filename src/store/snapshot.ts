@@ -1,6 +1,7 @@
+import { type BigIntStats, closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
-import { type CrcSoFar, readWithLayout } from './layout';
+import { bufferView, type CrcSoFar, type FileView, readWithLayout } from './layout';
 import { type DataFile, FORMAT, FORMAT_VERSION, StoreFileError } from './types';
 
 // The data file as read at start. It is written only by folding a journal into it (fold.ts), in
@@ -14,12 +15,25 @@ export class DurableJsonFile {
    * fold then takes its layout as it is (fold.ts); one edited by hand is read through first.
    */
   trusted = false;
+  /** The file as it was when read unread (trusted): its workspaces are read from it when parsed. */
+  #fd: number | undefined;
 
   constructor(path: string) {
     this.path = path;
   }
 
-  async read(): Promise<DataFile | null> {
+  /**
+   * The data file's contents. `remembered`: what the file was when svc last wrote or checked it
+   * (the lock a crashed svc left says so); when it still is, only its head and layout are read
+   * now, and each workspace's bytes when it is parsed.
+   */
+  async read(remembered?: FileIdentity): Promise<DataFile | null> {
+    if (remembered !== undefined) {
+      const known = this.#readKnown(remembered);
+      if (known !== undefined) {
+        return known;
+      }
+    }
     let buffer: Buffer;
     let sofar: CrcSoFar;
     try {
@@ -32,7 +46,7 @@ export class DurableJsonFile {
     }
     this.bytes = buffer.length;
     // A file svc wrote, checksum intact: its workspaces are parsed when first used.
-    const lazy = readWithLayout(buffer, sofar);
+    const lazy = readWithLayout(bufferView(buffer), sofar);
     this.trusted = lazy !== undefined;
     if (lazy) {
       const head = checkFormat(this.path, lazy.head);
@@ -57,6 +71,51 @@ export class DurableJsonFile {
       crc32?: unknown;
     };
     return file;
+  }
+
+  /** What the file is now, to be remembered (undefined when it cannot be looked at). */
+  identity(): FileIdentity | undefined {
+    try {
+      return identityOf(statSync(this.path, { bigint: true }));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Lets go of the file a trusted start read its workspaces from. */
+  close(): void {
+    if (this.#fd !== undefined) {
+      closeSync(this.#fd);
+      this.#fd = undefined;
+    }
+  }
+
+  /** The file read through its layout alone, when it is still what was remembered. */
+  #readKnown(remembered: FileIdentity): DataFile | undefined {
+    let fd: number;
+    try {
+      fd = openSync(this.path, 'r');
+    } catch {
+      return undefined; // missing or unreadable: the read that follows says which
+    }
+    try {
+      const now = identityOf(fstatSync(fd, { bigint: true }));
+      const lazy = sameFile(now, remembered)
+        ? readWithLayout(fdView(fd, Number(now.size), this.path), 'trusted')
+        : undefined;
+      if (lazy !== undefined) {
+        const head = checkFormat(this.path, lazy.head);
+        this.#fd = fd;
+        this.bytes = Number(now.size);
+        this.trusted = true;
+        return { ...head, workspaces: lazy.workspaces };
+      }
+    } catch (err) {
+      closeSync(fd);
+      throw err;
+    }
+    closeSync(fd);
+    return undefined;
   }
 }
 
@@ -109,6 +168,69 @@ async function readSumming(path: string): Promise<{ buffer: Buffer; sofar: CrcSo
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * What tells the data file svc last wrote from any other: where it lies, its size, and when it and
+ * its inode last changed (a hand edit changes the times; no one can set ctime back), as decimal
+ * strings of nanoseconds.
+ */
+export interface FileIdentity {
+  dev: string;
+  ino: string;
+  size: string;
+  mtimeNs: string;
+  ctimeNs: string;
+}
+
+function identityOf(st: BigIntStats): FileIdentity {
+  return {
+    dev: String(st.dev),
+    ino: String(st.ino),
+    size: String(st.size),
+    mtimeNs: String(st.mtimeNs),
+    ctimeNs: String(st.ctimeNs),
+  };
+}
+
+const sameFile = (a: FileIdentity, b: FileIdentity) =>
+  a.dev === b.dev &&
+  a.ino === b.ino &&
+  a.size === b.size &&
+  a.mtimeNs === b.mtimeNs &&
+  a.ctimeNs === b.ctimeNs;
+
+/** Reads the remembered form back; undefined for anything else. */
+export function parseIdentity(text: string | undefined): FileIdentity | undefined {
+  try {
+    const value = JSON.parse(text ?? '') as Record<string, unknown>;
+    const keys = ['dev', 'ino', 'size', 'mtimeNs', 'ctimeNs'] as const;
+    return keys.every((key) => typeof value?.[key] === 'string')
+      ? (value as unknown as FileIdentity)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The file itself as a view: each range read when asked for. */
+function fdView(fd: number, size: number, path: string): FileView {
+  return {
+    size,
+    read(start, end) {
+      const bytes = Buffer.allocUnsafe(end - start);
+      for (let got = 0; got < bytes.length; ) {
+        const n = readSync(fd, bytes, got, bytes.length - got, start + got);
+        if (n === 0) {
+          throw new StoreFileError(
+            `data file ${path} ended at byte ${start + got} while it was read`,
+          );
+        }
+        got += n;
+      }
+      return bytes;
+    },
+  };
 }
 
 function checkFormat(path: string, data: unknown): DataFile {

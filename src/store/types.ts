@@ -47,23 +47,26 @@ export type ScopeData = Record<string, Record<string, RawRecord>>;
 /** A scope's collections as a start reads them: name -> records, by id or in a Map by id. */
 export type LoadedScope = Record<string, Record<string, RawRecord> | Map<string, RawRecord>>;
 
+/** A workspace's bytes as the data file holds them, and where each collection lies in them. */
+export interface ScopeBytes {
+  bytes: Uint8Array;
+  /** Collection -> [start, end) in `bytes`; undefined unless the layout's spans tile the workspace. */
+  collections?: Readonly<Record<string, readonly [number, number]>> | undefined;
+}
+
 /**
- * A workspace's part of the data file, kept as the bytes read and parsed on first use: a start
- * then pays only for the workspaces it touches (decisions.md, Store). A snapshot writes the
- * bytes back as they are. `collections` says where each collection lies in `bytes` (the layout's
- * spans, from the workspace's start) when the file's layout named them.
+ * A workspace's part of the data file, parsed on first use: a start then pays only for the
+ * workspaces it touches (decisions.md, Store). Its bytes are those read at start, or read from
+ * the file when it is parsed (a start that trusted the file without reading it through).
  */
 export class UnparsedScope {
-  constructor(
-    readonly bytes: Uint8Array,
-    readonly collections?: Readonly<Record<string, readonly [number, number]>>,
-  ) {}
+  constructor(readonly load: () => ScopeBytes) {}
 
   parse(path: string): LoadedScope {
-    const { buffer, byteOffset, byteLength } = this.bytes; // a view of the file's bytes, not a copy
-    const bytes = Buffer.from(buffer, byteOffset, byteLength);
-    if (this.collections !== undefined) {
-      const loaded = recordsByLine(bytes, this.collections);
+    const { bytes: view, collections } = this.load();
+    const bytes = Buffer.from(view.buffer, view.byteOffset, view.byteLength); // a view, not a copy
+    if (collections !== undefined) {
+      const loaded = recordsByLine(bytes, collections);
       if (loaded !== undefined) {
         return loaded;
       }
