@@ -15,7 +15,10 @@ export class DurableJsonFile {
    * fold then takes its layout as it is (fold.ts); one edited by hand is read through first.
    */
   trusted = false;
-  /** The file as it was when read unread (trusted): its workspaces are read from it when parsed. */
+  /**
+   * The file a trusted start read only in part: its workspaces are read from it when parsed.
+   * -1 once let go.
+   */
   #fd: number | undefined;
 
   constructor(path: string) {
@@ -84,9 +87,9 @@ export class DurableJsonFile {
 
   /** Lets go of the file a trusted start read its workspaces from. */
   close(): void {
-    if (this.#fd !== undefined) {
+    if (this.#fd !== undefined && this.#fd >= 0) {
       closeSync(this.#fd);
-      this.#fd = undefined;
+      this.#fd = -1;
     }
   }
 
@@ -101,7 +104,10 @@ export class DurableJsonFile {
     try {
       const now = identityOf(fstatSync(fd, { bigint: true }));
       const lazy = sameFile(now, remembered)
-        ? readWithLayout(fdView(fd, Number(now.size), this.path), 'trusted')
+        ? readWithLayout(
+            fdView(() => (this.#fd === -1 ? -1 : fd), Number(now.size), this.path),
+            'trusted',
+          )
         : undefined;
       if (lazy !== undefined) {
         const head = checkFormat(this.path, lazy.head);
@@ -214,13 +220,21 @@ export function parseIdentity(text: string | undefined): FileIdentity | undefine
 }
 
 /** The file itself as a view: each range read when asked for. */
-function fdView(fd: number, size: number, path: string): FileView {
+/**
+ * The file itself as a view: each range read when asked for. `fd` answers the descriptor while
+ * the file is open, -1 once it is let go (a number the system may since have given another file).
+ */
+function fdView(fd: () => number, size: number, path: string): FileView {
   return {
     size,
     read(start, end) {
+      const open = fd();
+      if (open < 0) {
+        throw new StoreFileError(`data file ${path} was let go before it was read`);
+      }
       const bytes = Buffer.allocUnsafe(end - start);
       for (let got = 0; got < bytes.length; ) {
-        const n = readSync(fd, bytes, got, bytes.length - got, start + got);
+        const n = readSync(open, bytes, got, bytes.length - got, start + got);
         if (n === 0) {
           throw new StoreFileError(
             `data file ${path} ended at byte ${start + got} while it was read`,

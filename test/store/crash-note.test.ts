@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, test } from 'vitest';
-import { type Rec, Store } from '../../src/store';
+import { type Rec, Store, StoreFileError } from '../../src/store';
 import { cleanup } from '../support/spawn';
 import { openPath } from './files';
 
@@ -90,5 +90,13 @@ describe('a start after a crash', () => {
     expect(again.dump('ws_a').alpha?.map((r) => r.id)).toEqual(['a1', 'a2']);
     expect(again.dump('ws_b').alpha?.map((r) => r.id)).toEqual(['b1', 'b2']);
     await again.close();
+  });
+
+  test('a workspace parsed after the store let go of the file is refused, never read from another', async () => {
+    const path = await killed();
+    const { store } = await Store.open(path);
+    expect(store.unparsed).toBe(2);
+    await store.close(); // its descriptor's number may now be any file's
+    expect(() => store.read('ws_b', 'alpha', 'b1')).toThrow(StoreFileError);
   });
 });
