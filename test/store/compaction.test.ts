@@ -32,18 +32,26 @@ async function bigStore() {
   return opened;
 }
 
+/**
+ * A big store folded once, then every record changed: the next fold must write each anew (20
+ * MB), which takes a while.
+ */
+async function bigStoreAllChanged() {
+  const opened = await bigStore();
+  await opened.store.compact();
+  put(
+    opened.store,
+    ...Array.from({ length: 10_000 }, (_, i) =>
+      thing(`big-${Math.floor(i / 1000)}-${i % 1000}`, -i, pad),
+    ),
+  );
+  await opened.store.sync();
+  return opened;
+}
+
 describe('compaction', () => {
   test('writes are acknowledged while a snapshot is being written, not held up by it', async () => {
-    const { path, store } = await bigStore();
-    await store.compact();
-    // Every record changed: the fold must write each anew, which takes a while.
-    put(
-      store,
-      ...Array.from({ length: 10_000 }, (_, i) =>
-        thing(`big-${Math.floor(i / 1000)}-${i % 1000}`, -i, pad),
-      ),
-    );
-    await store.sync();
+    const { path, store } = await bigStoreAllChanged();
     let compactedAt = 0;
     const compacting = store.compact().then(() => {
       compactedAt = performance.now();
@@ -65,16 +73,7 @@ describe('compaction', () => {
   });
 
   test('a shutdown while a fold is under way stops it and folds both journals in one pass', async () => {
-    const { path, store } = await bigStore();
-    await store.compact();
-    // Every record changed: the fold has 20 MB to write, and is stopped well before its end.
-    put(
-      store,
-      ...Array.from({ length: 10_000 }, (_, i) =>
-        thing(`big-${Math.floor(i / 1000)}-${i % 1000}`, -i, pad),
-      ),
-    );
-    await store.sync();
+    const { path, store } = await bigStoreAllChanged(); // stopped well before the fold's end
     // Each fold that finishes renames its new file onto the data file's name.
     const renames: string[] = [];
     const watcher = watch(dirname(path), (event, name) => {
