@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { createApp } from './app';
@@ -120,14 +120,26 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const stopParsing = parseInBackground(rt.store, opts.config.log);
 
   let closing: Promise<void> | undefined;
+  // Shutting down, a request on a connection already open is answered and its connection closed
+  // after it: a keep-alive client writing on would otherwise be served until the cut.
+  let draining = false;
+  server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
+    if (draining) {
+      res.shouldKeepAlive = false;
+    }
+  });
   const close = () => {
     closing ??= (async () => {
       stopParsing();
+      draining = true;
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      // A connection whose answer was under way is idle once it is sent: closed then, not at the
+      // next request. In-flight requests get a moment to finish; then every connection is cut.
       server.closeIdleConnections();
-      // In-flight requests get a moment to finish; then every connection is cut.
+      const idle = setInterval(() => server.closeIdleConnections(), 10);
       const cut = setTimeout(() => server.closeAllConnections(), 3000);
       await stopped;
+      clearInterval(idle);
       clearTimeout(cut);
       rt.scheduler.stop();
       // Sends in flight are cut short, not logged: their deliveries go again after a restart.

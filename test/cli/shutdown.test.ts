@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile, rm, stat, symlink } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { BIN, bannerKeys, cleanup, http, type Server, startServe, tempDir } from '../support/spawn';
@@ -22,6 +23,31 @@ const newKey = (server: Server, wsId: string) =>
 
 async function journalSize(data: string): Promise<number> {
   return existsSync(`${data}.journal`) ? (await stat(`${data}.journal`)).size : 0;
+}
+
+/** Resolves once `check` holds, looking every 10 ms (the test's own timeout bounds it). */
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** Resolves once a new connection to the port is refused: the server stopped listening. */
+async function refusingConnections(port: number): Promise<void> {
+  for (;;) {
+    const refused = await new Promise<boolean>((resolve) => {
+      const probe = connect(port, '127.0.0.1');
+      probe.once('connect', () => {
+        probe.destroy();
+        resolve(false);
+      });
+      probe.once('error', () => resolve(true));
+    });
+    if (refused) {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 describe('shutdown', () => {
@@ -69,6 +95,51 @@ describe('shutdown', () => {
       expect(second.stdout()).toMatch(/\nsvc stopped: 0 writes flushed\n$/);
     },
   );
+
+  test('after SIGTERM a keep-alive connection is closed once its answer under way is sent, not served on', async () => {
+    const data = join(await tempDir(), 'data.json');
+    const server = await startServe(data);
+    const key = bannerKeys(server.stdout())?.write ?? '';
+    const { port } = new URL(server.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    let got = '';
+    let ended = false;
+    socket.on('data', (chunk: Buffer) => {
+      got += chunk.toString('latin1');
+    });
+    socket.on('end', () => {
+      ended = true;
+    });
+    socket.on('error', () => {
+      ended = true;
+    });
+    await new Promise((resolve) => socket.once('connect', resolve));
+    // A write under way across the signal: its head sent, half its body held back.
+    const body = JSON.stringify({ name: 'Under way', address: '1 Main St' });
+    const half = Math.floor(body.length / 2);
+    socket.write(
+      `POST /v1/jobs HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${key}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n` +
+        body.slice(0, half),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const exited = server.stop('SIGTERM');
+    await refusingConnections(Number(port)); // svc has begun to shut down
+    socket.write(body.slice(half));
+    await until(() => /\r\n\r\n\{.*\}$/s.test(got));
+    expect(got).toMatch(/^HTTP\/1\.1 201 /);
+    // The same connection asked again at once: closed by the server, or answered and closed.
+    const first = got.length;
+    socket.write(
+      `GET /v1/jobs?limit=1 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${key}\r\n\r\n`,
+    );
+    await until(() => ended);
+    const second = got.slice(first);
+    if (second !== '') {
+      expect(second).toMatch(/^HTTP\/1\.1 200 .*\r\nConnection: close\r\n/is);
+    }
+    expect(await exited).toEqual({ code: 0, signal: null });
+  });
 
   test('SIGTERM the moment the ready line appears exits 0, even while the code cache is written', async () => {
     // A copy of the install without dist/svc.cjs.cache: svc writes the cache right after it is
