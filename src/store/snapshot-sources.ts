@@ -1,6 +1,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import type { ChunkWriter } from './chunks';
 import type { FullLayout, Span } from './layout';
+import { wholeLines } from './lines';
 import { GLOBAL, type Scope, type ScopeData } from './types';
 
 // What a compaction copies from: the data file on disk read span by span (its layout line says
@@ -157,7 +158,7 @@ async function* readSpan(handle: FileHandle, start: number, end: number): AsyncG
 /**
  * A collection's record lines (see CollectionSource): its span is `{`, then `\n"<id>":<json>`
  * separated by commas, then `}` (fold.ts writes it so; JSON text never holds a raw newline). The
- * file is read in chunks of 4 MB; a line a chunk cuts in two is joined and given alone.
+ * file is read in chunks of 4 MB.
  */
 async function* recordLines(handle: FileHandle, [start, end]: Span): AsyncGenerator<Buffer> {
   const edges = Buffer.alloc(2);
@@ -175,29 +176,9 @@ async function* recordLines(handle: FileHandle, [start, end]: Span): AsyncGenera
   if (edges[1] !== NEWLINE) {
     throw new ShapeError(`text before the first record at byte ${start}`);
   }
-  let carry: Buffer | undefined; // a line cut by the end of the chunk before
-  for await (const chunk of readSpan(handle, start + 2, end - 1)) {
-    let from = 0;
-    if (carry !== undefined) {
-      const nl = chunk.indexOf(NEWLINE);
-      if (nl === -1) {
-        carry = Buffer.concat([carry, chunk]);
-        continue;
-      }
-      yield Buffer.concat([carry, chunk.subarray(0, nl + 1)]);
-      carry = undefined;
-      from = nl + 1;
+  for await (const piece of wholeLines(readSpan(handle, start + 2, end - 1))) {
+    if (piece.length > 0) {
+      yield piece; // the last, the last record, has no comma after it
     }
-    const lastNl = chunk.lastIndexOf(NEWLINE);
-    if (lastNl >= from) {
-      yield chunk.subarray(from, lastNl + 1);
-      from = lastNl + 1;
-    }
-    if (from < chunk.length) {
-      carry = chunk.subarray(from);
-    }
-  }
-  if (carry !== undefined) {
-    yield carry; // the last record, no comma after it
   }
 }
