@@ -11,7 +11,15 @@ import {
   type RecordText,
 } from './folded-ops';
 import { syncDirectory } from './fsync';
-import { CRC_LINE, type FullLayout, LAYOUT_LINE, type Layout, type Span } from './layout';
+import {
+  CRC_LINE,
+  type FullLayout,
+  fileView,
+  findTail,
+  LAYOUT_LINE,
+  type Layout,
+  type Span,
+} from './layout';
 import { recordIdAt } from './record-lines';
 import {
   ParsedSource,
@@ -175,13 +183,13 @@ async function writeAll(handle: FileHandle, parts: Uint8Array[]): Promise<number
   for (let written = 0; written < total; ) {
     const { bytesWritten } = await handle.writev(left);
     written += bytesWritten;
-    left = rest(left, bytesWritten);
+    left = unwritten(left, bytesWritten);
   }
   return total;
 }
 
 /** The parts after the first `skip` bytes. */
-function rest(parts: Uint8Array[], skip: number): Uint8Array[] {
+function unwritten(parts: Uint8Array[], skip: number): Uint8Array[] {
   let i = 0;
   for (; i < parts.length && skip >= (parts[i] as Uint8Array).length; i++) {
     skip -= (parts[i] as Uint8Array).length;
@@ -393,8 +401,6 @@ interface Opened {
   handle: FileHandle | undefined;
 }
 
-const TAIL_BYTES = 64 * 1024;
-
 /**
  * The data file as a source: read span by span when its layout line names every scope's
  * collections, else parsed whole (a file svc wrote before, or edited by hand).
@@ -411,7 +417,7 @@ async function openSource(dataPath: string, use: LayoutUse, pace: Pace): Promise
   }
   try {
     const { size } = await handle.stat();
-    const found = use === 'whole' ? undefined : await readLayout(handle, size);
+    const found = use === 'whole' ? undefined : readLayout(handle, size, dataPath);
     // A file edited by hand since svc wrote it (its checksum no longer matching) is parsed whole,
     // as a start parses it: its spans may no longer say where its values lie.
     const layout =
@@ -438,31 +444,20 @@ async function openSource(dataPath: string, use: LayoutUse, pace: Pace): Promise
  * The layout line, when it is there and names every scope's collections, with where the checksum
  * line starts and the checksum it gives.
  */
-async function readLayout(
+function readLayout(
   handle: FileHandle,
   size: number,
-): Promise<{ layout: FullLayout; crcAt: number; crc: number } | undefined> {
-  for (let want = Math.min(TAIL_BYTES, size); ; want = Math.min(want * 4, size)) {
-    const tail = Buffer.alloc(want);
-    await handle.read(tail, 0, want, size - want);
-    const crcAt = tail.lastIndexOf(CRC_LINE);
-    const layoutAt = crcAt < 0 ? -1 : tail.lastIndexOf(LAYOUT_LINE, crcAt);
-    if (layoutAt >= 0) {
-      try {
-        const layout = complete(
-          JSON.parse(tail.toString('utf8', layoutAt + LAYOUT_LINE.length, crcAt)) as Layout,
-        );
-        const crc = Number(tail.toString('latin1', crcAt + CRC_LINE.length).replace(/}\s*$/, ''));
-        return layout && Number.isInteger(crc)
-          ? { layout, crcAt: size - want + crcAt, crc }
-          : undefined;
-      } catch {
-        return undefined;
-      }
-    }
-    if (want === size) {
-      return undefined;
-    }
+  path: string,
+): { layout: FullLayout; crcAt: number; crc: number } | undefined {
+  const found = findTail(fileView(() => handle.fd, size, path));
+  if (found === undefined || !Number.isInteger(found.crc)) {
+    return undefined;
+  }
+  try {
+    const layout = complete(JSON.parse(found.layoutText) as Layout);
+    return layout && { layout, crcAt: found.crcAt, crc: found.crc };
+  } catch {
+    return undefined;
   }
 }
 

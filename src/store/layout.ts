@@ -1,5 +1,6 @@
+import { readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
-import { type DataFile, UnparsedScope } from './types';
+import { type DataFile, StoreFileError, UnparsedScope } from './types';
 
 // The data file is lowdb's JSON snapshot, a record a line, ending in two lines of its own
 // (decisions.md, Store): `,"layout":{...}`, where each scope's and each collection's bytes lie,
@@ -44,7 +45,35 @@ export const bufferView = (buffer: Buffer): FileView => ({
   read: (start, end) => buffer.subarray(start, end),
 });
 
-const TAIL_BYTES = 64 * 1024;
+/**
+ * The file itself as a view: each range read when asked for. `fd` answers the descriptor while
+ * the file is open, -1 once it is let go (a number the system may since have given another file).
+ */
+export function fileView(fd: () => number, size: number, path: string): FileView {
+  return {
+    size,
+    read(start, end) {
+      const open = fd();
+      if (open < 0) {
+        throw new StoreFileError(`data file ${path} was let go before it was read`);
+      }
+      const bytes = Buffer.allocUnsafe(end - start);
+      for (let got = 0; got < bytes.length; ) {
+        const n = readSync(open, bytes, got, bytes.length - got, start + got);
+        if (n === 0) {
+          throw new StoreFileError(
+            `data file ${path} ended at byte ${start + got} while it was read`,
+          );
+        }
+        got += n;
+      }
+      return bytes;
+    },
+  };
+}
+
+/** How much of the file's end is read first for the layout and checksum lines. */
+export const TAIL_BYTES = 64 * 1024;
 
 /**
  * The file's data with each workspace left unparsed, when its checksum line is there and right;
@@ -60,8 +89,7 @@ export function readWithLayout(
   if (found === undefined) {
     return undefined;
   }
-  const { crcAt, layoutText, crcText } = found;
-  const crc = Number(crcText.replace(/}\s*$/, ''));
+  const { crcAt, layoutText, crc } = found;
   if (!Number.isInteger(crc)) {
     return undefined;
   }
@@ -93,10 +121,13 @@ export function readWithLayout(
   return { head, workspaces };
 }
 
-/** The layout and checksum lines at the file's end: read a little, then more until found. */
-function findTail(
+/**
+ * The layout and checksum lines at the file's end, read a little, then more until found: where
+ * each starts, the layout's text, and the checksum the last line gives (NaN when none).
+ */
+export function findTail(
   file: FileView,
-): { layoutAt: number; crcAt: number; layoutText: string; crcText: string } | undefined {
+): { layoutAt: number; crcAt: number; layoutText: string; crc: number } | undefined {
   for (let want = Math.min(TAIL_BYTES, file.size); ; want = Math.min(want * 4, file.size)) {
     const from = file.size - want;
     const tail = file.read(from, file.size);
@@ -107,7 +138,7 @@ function findTail(
         layoutAt: from + layoutAt,
         crcAt: from + crcAt,
         layoutText: tail.toString('utf8', layoutAt + LAYOUT_LINE.length, crcAt),
-        crcText: tail.toString('latin1', crcAt + CRC_LINE.length),
+        crc: Number(tail.toString('latin1', crcAt + CRC_LINE.length).replace(/}\s*$/, '')),
       };
     }
     if (want === file.size) {

@@ -1,7 +1,7 @@
-import { type BigIntStats, closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { type BigIntStats, closeSync, fstatSync, openSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
-import { bufferView, type CrcSoFar, type FileView, readWithLayout } from './layout';
+import { bufferView, type CrcSoFar, fileView, readWithLayout, TAIL_BYTES } from './layout';
 import { type DataFile, FORMAT, FORMAT_VERSION, StoreFileError } from './types';
 
 // The data file as read at start. It is written only by folding a journal into it (fold.ts), in
@@ -15,10 +15,7 @@ export class DurableJsonFile {
    * fold then takes its layout as it is (fold.ts); one edited by hand is read through first.
    */
   trusted = false;
-  /**
-   * The file a trusted start read only in part: its workspaces are read from it when parsed.
-   * -1 once let go.
-   */
+  /** The file a trusted start read only in part: its workspaces are read from it when parsed. */
   #fd: number | undefined;
 
   constructor(path: string) {
@@ -87,48 +84,40 @@ export class DurableJsonFile {
 
   /** Lets go of the file a trusted start read its workspaces from. */
   close(): void {
-    if (this.#fd !== undefined && this.#fd >= 0) {
+    if (this.#fd !== undefined) {
       closeSync(this.#fd);
-      this.#fd = -1;
+      this.#fd = undefined;
     }
   }
 
   /** The file read through its layout alone, when it is still what was remembered. */
   #readKnown(remembered: FileIdentity): DataFile | undefined {
-    let fd: number;
     try {
-      fd = openSync(this.path, 'r');
+      this.#fd = openSync(this.path, 'r');
     } catch {
       return undefined; // missing or unreadable: the read that follows says which
     }
     try {
-      const now = identityOf(fstatSync(fd, { bigint: true }));
-      const lazy = sameFile(now, remembered)
-        ? readWithLayout(
-            fdView(() => (this.#fd === -1 ? -1 : fd), Number(now.size), this.path),
-            'trusted',
-          )
-        : undefined;
+      const now = identityOf(fstatSync(this.#fd, { bigint: true }));
+      const file = fileView(() => this.#fd ?? -1, Number(now.size), this.path);
+      const lazy = sameFile(now, remembered) ? readWithLayout(file, 'trusted') : undefined;
       if (lazy !== undefined) {
         const head = checkFormat(this.path, lazy.head);
-        this.#fd = fd;
-        this.bytes = Number(now.size);
+        this.bytes = file.size;
         this.trusted = true;
         return { ...head, workspaces: lazy.workspaces };
       }
     } catch (err) {
-      closeSync(fd);
+      this.close();
       throw err;
     }
-    closeSync(fd);
+    this.close();
     return undefined;
   }
 }
 
 const PIECE_BYTES = 8 << 20;
 const READS_IN_FLIGHT = 4;
-/** Beyond this many bytes from the end, the checksum line may start: summed by readWithLayout. */
-const TAIL_BYTES = 64 * 1024;
 
 /**
  * The whole file, read in pieces of 8 MB with four reads in flight, and the CRC-32 of its bytes
@@ -142,7 +131,7 @@ async function readSumming(path: string): Promise<{ buffer: Buffer; sofar: CrcSo
   try {
     const { size } = await handle.stat();
     const buffer = Buffer.allocUnsafe(size);
-    const sumUpTo = Math.max(0, size - TAIL_BYTES);
+    const sumUpTo = Math.max(0, size - TAIL_BYTES); // the checksum line may start past it
     const sofar: CrcSoFar = { upTo: 0, crc: 0 };
     const arrived = new Map<number, number>(); // piece start -> its length, not yet summed
     let next = 0;
@@ -217,34 +206,6 @@ export function parseIdentity(text: string | undefined): FileIdentity | undefine
   } catch {
     return undefined;
   }
-}
-
-/** The file itself as a view: each range read when asked for. */
-/**
- * The file itself as a view: each range read when asked for. `fd` answers the descriptor while
- * the file is open, -1 once it is let go (a number the system may since have given another file).
- */
-function fdView(fd: () => number, size: number, path: string): FileView {
-  return {
-    size,
-    read(start, end) {
-      const open = fd();
-      if (open < 0) {
-        throw new StoreFileError(`data file ${path} was let go before it was read`);
-      }
-      const bytes = Buffer.allocUnsafe(end - start);
-      for (let got = 0; got < bytes.length; ) {
-        const n = readSync(open, bytes, got, bytes.length - got, start + got);
-        if (n === 0) {
-          throw new StoreFileError(
-            `data file ${path} ended at byte ${start + got} while it was read`,
-          );
-        }
-        got += n;
-      }
-      return bytes;
-    },
-  };
 }
 
 function checkFormat(path: string, data: unknown): DataFile {
