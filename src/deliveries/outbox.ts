@@ -193,7 +193,7 @@ export function flushUpdate(rt: Platform, wsId: string, id: string): void {
         recordId: held.record_id,
         record,
         extra,
-        match: { ...record, ...extra },
+        match: Object.assign({}, record, extra), // not spread: see store Template
       },
       held.last_at,
       rt.clock.iso(),

@@ -10,6 +10,7 @@ export {
   type Rec,
   type ScanOptions,
   StoreFileError,
+  type Template,
 } from './types';
 
 import type { GlobalCollections, WorkspaceCollections } from './collections';

@@ -3,6 +3,18 @@ import { recordsByLine } from './record-lines';
 /** A stored record: an immutable value. Writers replace records; nobody mutates one in place. */
 export type Rec = Readonly<{ id: string }>;
 
+/**
+ * A new record's template: every key the record has, in its order, the ones each create sets
+ * left `undefined` (a create that forgets one is a type error). A create overrides it
+ * (`{ ...TEMPLATE, id, ... }`) and adds no key. Why: V8 in Node 20 gives an object literal that
+ * starts with a spread a new hidden class for each key added after it, in the old generation, so
+ * a create of 13 added keys made 18 KB of garbage there; one that only overrides keys shares the
+ * template's (decisions.md, Store).
+ */
+export type Template<T, Set extends keyof T> = {
+  [K in keyof T]-?: K extends Set ? undefined : T[K];
+};
+
 /** A record as JSON holds it, in the journal and the data file: an id and any fields. */
 export type RawRecord = Readonly<{ id: string } & Record<string, unknown>>;
 

@@ -121,7 +121,7 @@ export function entryOf(line: string): LoggedRequest | undefined {
     const tail = line.indexOf(TAIL);
     if (tail !== -1) {
       const entry = JSON.parse(line.slice(0, tail)) as Omit<LoggedRequest, 'response_body'>;
-      return { ...entry, response_body: line.slice(tail + 1) };
+      return Object.assign(entry, { response_body: line.slice(tail + 1) }); // see store Template
     }
     // Lines of earlier versions carried a whole JSON body as JSON.
     const parsed = JSON.parse(line) as LoggedRequest & { response_json?: unknown };

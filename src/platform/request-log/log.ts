@@ -288,7 +288,7 @@ export class RequestLog {
       const head = filtersOf(bytes, start, end);
       const atMs = head ? Date.parse(head.at) : Number.NaN;
       if (head && atMs > cutoff) {
-        earlier.push({ ...head, atMs, place });
+        earlier.push(Object.assign(head, { atMs, place })); // not spread: see store Template
       }
     });
     // This run's calls wait in the queue until now (see #drain): ids follow the earlier ones.

@@ -6,7 +6,7 @@ import {
   timestamp,
 } from '../../platform/openapi/schemas';
 import { pagingQuery } from '../../platform/paging';
-import type { Rec } from '../../store';
+import type { Rec, Template } from '../../store';
 import { createShape, date, patchShape, text, uuidInput } from '../common/fields';
 import { type Line, lineItems } from '../common/line-items';
 
@@ -153,7 +153,10 @@ export const InvoiceListQuery = pagingQuery.extend({
 
 export type InvoiceListQuery = z.output<typeof InvoiceListQuery>;
 
-/** A new invoice's fields before its body and its numbers: a draft that knows nothing yet. */
+/**
+ * A new invoice before its body and its numbers: a draft that knows nothing yet; what every
+ * create sets is left undefined, so that a create adds no key (store Template).
+ */
 export const NEW_INVOICE = {
   object: 'invoice',
   invoice_number: null,
@@ -186,4 +189,7 @@ export const NEW_INVOICE = {
   allow_partial_payments: true,
   overdue_at: null,
   written_off_at: null,
-} satisfies Omit<Invoice, 'id' | 'created_at' | 'updated_at'>;
+  id: undefined,
+  created_at: undefined,
+  updated_at: undefined,
+} satisfies Template<Invoice, 'id' | 'created_at' | 'updated_at'>;

@@ -1,4 +1,5 @@
 import type { ServiceContext } from '../../platform/context';
+import type { Template } from '../../store';
 import { requireContact } from '../contacts/service';
 import { requireUser } from '../users/service';
 import { type JobCreate, type JobUpdate, jobFields } from './input';
@@ -37,7 +38,10 @@ const PLAIN = (Object.keys(jobFields) as (keyof typeof jobFields)[]).filter(
   (key): key is Plain => !(OWN_RULES as readonly string[]).includes(key),
 );
 
-/** A new job's fields before its body: nothing known, an insurance job, live, unassigned. */
+/**
+ * A new job before its body: nothing known, an insurance job, live, unassigned; what every
+ * create sets is left undefined, so that a create adds no key (store Template).
+ */
 export const NEW_JOB = {
   ...(Object.fromEntries(PLAIN.map((key) => [key, null])) as Record<Plain, null>),
   job_type: 'insurance',
@@ -53,7 +57,33 @@ export const NEW_JOB = {
   archived: false,
   amount_received: 0,
   lost_reason: null,
-} satisfies Fields;
+  id: undefined,
+  object: 'job',
+  job_number: undefined,
+  name: undefined,
+  address: undefined,
+  stage_id: undefined,
+  stage_entered_at: undefined,
+  completed_at: undefined,
+  lost_at: undefined,
+  portal_token: undefined,
+  created_at: undefined,
+  updated_at: undefined,
+  deleted_at: null,
+} satisfies Template<Job, JobSetOnCreate>;
+
+type JobSetOnCreate =
+  | 'id'
+  | 'job_number'
+  | 'name'
+  | 'address'
+  | 'stage_id'
+  | 'stage_entered_at'
+  | 'completed_at'
+  | 'lost_at'
+  | 'portal_token'
+  | 'created_at'
+  | 'updated_at';
 
 /** The fields of a create or update body, normalised, with references checked. */
 export function fieldsOf(ctx: ServiceContext, input: JobCreate | JobUpdate): Fields {
