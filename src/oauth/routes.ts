@@ -79,7 +79,12 @@ type Fields = Record<string, string>;
 /** The body's fields, form-encoded or JSON; any other shape is a malformed request. */
 async function fieldsOf(c: Context<AppEnv>): Promise<Fields> {
   const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-  const text = await c.req.text();
+  let text: string;
+  try {
+    text = await c.req.text();
+  } catch {
+    throw new OAuthError('invalid_request', 'the request body is not valid JSON'); // not UTF-8
+  }
   if (type === FORM) {
     const params = new URLSearchParams(text);
     const out: Fields = {};

@@ -142,6 +142,32 @@ describe('a refused create is 400 invalid_request naming the field, and writes n
     expect(res.body.error.field).toBeUndefined();
     await expectNothingWritten(ws);
   });
+
+  test('a JSON body whose bytes are not UTF-8 is no JSON: 400 with no field', async () => {
+    const { ws } = await setup('empty');
+    const [open, close] = ['{"name":"', `","address":"${BASE.address}"}`].map((t) =>
+      Buffer.from(t),
+    );
+    const body = Buffer.concat([open as Buffer, Buffer.from([0xff, 0xfe]), close as Buffer]);
+    const res = await ws.api.raw('POST', '/jobs', {
+      body,
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'invalid_request' });
+    expect(res.body.error.field).toBeUndefined();
+    await expectNothingWritten(ws);
+  });
+
+  test('U+FFFD sent as UTF-8 is text like any other, kept as sent', async () => {
+    const { ws } = await setup('empty');
+    const res = await ws.api.raw('POST', '/jobs', {
+      body: Buffer.from(JSON.stringify({ ...BASE, name: 'Hale \uFFFD roof' })),
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.name).toBe('Hale \uFFFD roof');
+  });
 });
 
 describe('references must belong to this workspace', () => {

@@ -84,6 +84,40 @@ describe('the request log over the Node adapter', () => {
     expect(await loggedBodies()).toEqual([sized, chunked, '', null]);
   });
 
+  test('a JSON body that is not UTF-8 is refused 400 and logged as decoded, replacement characters and all', async () => {
+    const body = Buffer.concat([
+      Buffer.from('{"first_name":"'),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('","last_name":"Bytes"}'),
+    ]);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(
+        `${server.url}/v1/contacts`,
+        {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${key}`,
+            'content-type': 'application/json',
+            'content-length': String(body.length),
+          },
+        },
+        (res) => {
+          res.resume();
+          res.once('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.once('error', reject);
+      req.end(body);
+    });
+    expect(status).toBe(400);
+    expect((await loggedBodies()).at(-1)).toBe('{"first_name":"\uFFFD\uFFFD","last_name":"Bytes"}');
+    const listed = await fetch(`${server.url}/v1/contacts?limit=100`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    const names = ((await listed.json()) as { data: { last_name: string | null }[] }).data;
+    expect(names.map((c) => c.last_name)).not.toContain('Bytes');
+  });
+
   test('the answer of a read by id is logged exactly as the client read it, non-ASCII included', async () => {
     const made = await fetch(`${server.url}/v1/contacts`, {
       method: 'POST',

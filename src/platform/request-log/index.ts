@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv, Platform } from '../context';
+import { bodyText } from '../http/body-text';
 import { hasBody } from '../http/has-body';
 import { cap, type LoggedResponse, type RequestLog } from './log';
 
@@ -27,7 +28,7 @@ async function requestBody(c: Context<AppEnv>): Promise<string | null> {
     // media types are case-insensitive
     return `[multipart body, ${c.req.header('Content-Length') ?? 'unknown'} bytes]`;
   }
-  return await c.req.text();
+  return await bodyText(c);
 }
 
 /** The query of a URL as an object; parsing the whole URL a request was a tenth of its cost. */
