@@ -28,6 +28,29 @@ describe('total_job_value', () => {
     expect(job.amount_received).toBe(0);
   });
 
+  test('amounts are kept to the cent, halves away from zero, so the total is the sum of what is shown', async () => {
+    const { ws } = await setup();
+    const job = await newJob(ws, {
+      rcv_amount: 10.555,
+      supplements_amount: 0.001,
+      deductible: 1.005,
+    });
+    expect(job).toMatchObject({ rcv_amount: 10.56, supplements_amount: 0, deductible: 1.01 });
+    expect(job.total_job_value).toBe(10.56);
+    const patched = await ws.api.patch(`/jobs/${job.id}`, {
+      supplements_amount: 2.675,
+      acv_amount: 999_999_999.995,
+      final_amount: 0.004,
+    });
+    expect(patched.body).toMatchObject({
+      supplements_amount: 2.68,
+      acv_amount: 1_000_000_000,
+      final_amount: 0,
+      total_job_value: 13.24,
+    });
+    expect((await ws.api.get(`/jobs/${job.id}`)).body).toEqual(patched.body);
+  });
+
   test('changing job_type changes the figure the total follows', async () => {
     const { ws } = await setup();
     const job = await newJob(ws, { rcv_amount: 12000, final_amount: 9500 });

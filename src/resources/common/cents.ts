@@ -63,6 +63,9 @@ export function shareOf(cents: bigint, part: bigint, whole: bigint): bigint {
 /** Cents as the JSON number of dollars the API shows (the nearest double to the decimal). */
 export const dollars = (cents: bigint): number => Number(cents) / 100;
 
+/** An amount kept to the cent: the dollars sent, rounded once. */
+export const toCent = (amount: number): number => dollars(toCents(amount));
+
 /** Sums dollar amounts exactly. */
 export function sumDollars(amounts: Iterable<number>): number {
   let total = 0n;

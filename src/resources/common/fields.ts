@@ -43,8 +43,16 @@ export const date = () =>
 /** decisions.md, Jobs: the most any money field of the API takes, in dollars. */
 export const MAX_MONEY = 1_000_000_000;
 
-/** Money is a plain number of dollars; svc refuses negative amounts on records that hold them. */
-export const money = () => z.number().min(0).max(MAX_MONEY);
+/**
+ * Money is a plain number of dollars; svc refuses negative amounts on records that hold them, and
+ * keeps them to the cent (decisions.md, Money).
+ */
+export const money = () =>
+  z
+    .number()
+    .min(0)
+    .max(MAX_MONEY)
+    .openapi({ description: 'Dollars; kept to the cent, halves rounded away from zero' });
 
 /** A two-letter state code or a state name, stored as the code. */
 export const usState = () =>

@@ -4,7 +4,7 @@ import { newId } from '../../platform/ids';
 import { type ListQuery, timeFilter } from '../../platform/paging';
 import type { Position, TxScope, WorkspaceCollections } from '../../store';
 import { centralDate } from '../common/central-time';
-import { dollars, toCents } from '../common/cents';
+import { dollars, toCent, toCents } from '../common/cents';
 import { settle } from '../invoices/settle';
 import { syncReceived } from '../jobs/money';
 import { jobIsLive, requireJob } from '../jobs/visibility';
@@ -36,7 +36,6 @@ export function getPayment(ctx: ServiceContext, id: string): Payment {
 const today = (ctx: ServiceContext) => centralDate(ctx.clock.nowMs());
 
 /** decisions.md, Payments: amounts are kept to the cent. */
-const toCent = (amount: number) => dollars(toCents(amount));
 
 /**
  * spec, POST /payments: a payment on a job, applied to one of its invoices when `invoice_id`
