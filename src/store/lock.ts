@@ -62,8 +62,24 @@ function isAlive(pid: number): boolean {
   }
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return !exited(pid);
+}
+
+/**
+ * Whether a process that signals still answer has in fact exited, waiting to be reaped (Linux:
+ * its state in /proc is Z or X). A killed svc stays so until its parent reaps it, seconds under a
+ * slow init, and holds no file meanwhile (found by an integrator's probe). False where /proc does
+ * not say.
+ */
+function exited(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state === 'Z' || state === 'X';
+  } catch {
+    return false;
   }
 }

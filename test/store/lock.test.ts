@@ -1,5 +1,5 @@
-import type { ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -56,5 +56,36 @@ describe('one process per data file', () => {
     expect(await readFile(`${path}.lock`, 'utf8')).toBe(String(process.pid));
     await store.close();
     expect(existsSync(`${path}.lock`)).toBe(false);
+  });
+
+  test('a lock left by a process that exited but is not reaped yet (a zombie) is taken over', async () => {
+    const path = join(await tempDir(), 'data.json');
+    await writeFile(path, '{"format":"svc-data","version":1,"seq":0,"global":{},"workspaces":{}}');
+    // The shell starts a child, then becomes a sleep that never reaps it: the child, once it
+    // exits, stays a zombie (state Z) under a live parent, still answering kill(pid, 0).
+    const parent = spawn('sh', ['-c', 'sleep 0.05 & echo $!; exec sleep 30'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    try {
+      const pid = await new Promise<number>((resolve) =>
+        parent.stdout.once('data', (d: Buffer) => resolve(Number.parseInt(String(d), 10))),
+      );
+      const state = () => {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+        return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+      };
+      for (let waited = 0; state() !== 'Z' && waited < 5000; waited += 20) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(state()).toBe('Z');
+      expect(() => process.kill(pid, 0)).not.toThrow();
+      await writeFile(`${path}.lock`, String(pid));
+
+      const { store } = await Store.open(path);
+      expect(await readFile(`${path}.lock`, 'utf8')).toBe(String(process.pid));
+      await store.close();
+    } finally {
+      parent.kill('SIGKILL');
+    }
   });
 });
