@@ -2,6 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../platform/context';
 import { limitBodies } from '../platform/http/body-limit';
+import { bodyText } from '../platform/http/body-text';
 import { validationHook } from '../platform/openapi/validation';
 import { FAMILIES } from '../resources';
 import type { Runtime } from '../runtime';
@@ -58,8 +59,9 @@ export function adminApp(rt: Runtime): OpenAPIHono<AppEnv> {
 // it is without the header, not malformed JSON.
 const emptyJsonIsNoBody: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (c.req.method !== 'GET' && c.req.header('content-type')?.includes('json')) {
-    // Read once here; Hono keeps the text, and the validators parse what it holds.
-    if ((await c.req.text()).trim() === '') {
+    // Read once here, as UTF-8 (a body that is not is no JSON); Hono keeps the text, and the
+    // validators parse what it holds.
+    if ((await bodyText(c)).trim() === '') {
       // Hono's cache holds promises of the bodies, whatever its type says.
       (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve('{}');
     }

@@ -13,6 +13,28 @@ describe('POST /__admin/workspaces', () => {
     expect(read.body.key.access).toBe('read');
   });
 
+  test('a JSON body whose bytes are not UTF-8 is 400 invalid_request, and makes no workspace', async () => {
+    const h = harness();
+    const before = (await h.admin.get('/workspaces')).body.data.length;
+    const body = Buffer.concat([
+      Buffer.from('{"name":"bad '),
+      Buffer.from([0xff]),
+      Buffer.from('"}'),
+    ]);
+    const res = await h.admin.raw('POST', '/workspaces', {
+      body,
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('invalid_request');
+    expect((await h.admin.get('/workspaces')).body.data).toHaveLength(before);
+    const empty = await h.admin.raw('POST', '/workspaces', {
+      body: '',
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(empty.status).toBe(201); // an empty JSON body is still no body
+  });
+
   test('the empty profile has an owner, both pipelines and templates', async () => {
     const h = harness();
     const ws = await h.workspace({ profile: 'empty' });
