@@ -118,6 +118,28 @@ describe('the request log over the Node adapter', () => {
     expect(names.map((c) => c.last_name)).not.toContain('Bytes');
   });
 
+  test('a body cut short by a chunk framed wrong is the client’s fault: a 400, and no trace in svc’s log', async () => {
+    const { hostname, port } = new URL(server.url);
+    const status = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () => {
+        socket.write(
+          `POST /v1/contacts HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${key}\r\n` +
+            'Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n{}\r\n0\r\n\r\n',
+        );
+      });
+      let answer = '';
+      socket.on('data', (chunk) => {
+        answer += chunk;
+      });
+      socket.once('close', () => resolve(answer.slice(0, answer.indexOf('\r\n'))));
+      socket.once('error', reject);
+    });
+    expect(status).toBe('HTTP/1.1 400 Bad Request');
+    await new Promise((resolve) => setTimeout(resolve, 200)); // the route's read fails after
+    expect(server.stderr()).not.toContain('failed');
+    expect(server.stderr()).not.toContain('    at ');
+  });
+
   test('the answer of a read by id is logged exactly as the client read it, non-ASCII included', async () => {
     const made = await fetch(`${server.url}/v1/contacts`, {
       method: 'POST',

@@ -41,6 +41,16 @@ export function toApiError(err: unknown): ApiError | undefined {
   return undefined;
 }
 
+/**
+ * A client that went away while sending its body (Node's http server rejects the read with
+ * ECONNRESET "aborted", a chunk framed wrong among the ways): no fault of ours, so no trace in
+ * our log (found by an integrator's probe); the answer goes nowhere, but it is the client's.
+ */
+const wentAway = (err: unknown) =>
+  err instanceof Error &&
+  (err as NodeJS.ErrnoException).code === 'ECONNRESET' &&
+  err.message === 'aborted';
+
 // DESIGN, Errors: an unexpected fault is a 500 with fixed text; the detail goes to our log only.
 export const onError =
   (log: (line: string) => void): ErrorHandler<AppEnv> =>
@@ -48,6 +58,9 @@ export const onError =
     const known = toApiError(err);
     if (known) {
       return errorResponse(c, known);
+    }
+    if (wentAway(err)) {
+      return errorResponse(c, new ApiError('invalid_request', 'the request body was cut short'));
     }
     log(
       `svc: ${c.get('requestId') ?? '-'} ${c.req.method} ${c.req.path} failed: ${String((err as Error)?.stack ?? err)}`,
