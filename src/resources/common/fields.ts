@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { toCent } from './cents';
 import { stateCode } from './us-states';
 
 // Field builders shared by the record resources, so one rule reads the same everywhere.
@@ -45,13 +46,14 @@ export const MAX_MONEY = 1_000_000_000;
 
 /**
  * Money is a plain number of dollars; svc refuses negative amounts on records that hold them, and
- * keeps them to the cent (decisions.md, Money).
+ * keeps them to the cent, the bounds checked on what was sent (decisions.md, Money).
  */
 export const money = () =>
   z
     .number()
     .min(0)
     .max(MAX_MONEY)
+    .overwrite(toCent)
     .openapi({ description: 'Dollars; kept to the cent, halves rounded away from zero' });
 
 /** A two-letter state code or a state name, stored as the code. */

@@ -1,6 +1,5 @@
 import type { ServiceContext } from '../../platform/context';
 import type { Template } from '../../store';
-import { toCent } from '../common/cents';
 import { requireContact } from '../contacts/service';
 import { requireUser } from '../users/service';
 import { type JobCreate, type JobUpdate, jobFields } from './input';
@@ -33,16 +32,6 @@ const OWN_RULES = [
   'tags',
 ] as const;
 type Plain = Exclude<keyof typeof jobFields, (typeof OWN_RULES)[number]>;
-
-/** decisions.md, Money: a job's amounts are kept to the cent, each rounded once. */
-const AMOUNTS = [
-  'rcv_amount',
-  'acv_amount',
-  'deductible',
-  'supplements_amount',
-  'estimated_amount',
-  'final_amount',
-] as const;
 
 /** The fields stored as sent, a blank clearing them: text, dates, amounts, enumerations. */
 const PLAIN = (Object.keys(jobFields) as (keyof typeof jobFields)[]).filter(
@@ -106,12 +95,6 @@ export function fieldsOf(ctx: ServiceContext, input: JobCreate | JobUpdate): Fie
   };
   for (const key of PLAIN) {
     set(key, blank(input[key]));
-  }
-  for (const key of AMOUNTS) {
-    const amount = out[key];
-    if (typeof amount === 'number') {
-      out[key] = toCent(amount);
-    }
   }
   set('postal_code', blank(either(input.postal_code, input.zip)));
   const list = (value: string[] | '' | null | undefined) =>

@@ -35,8 +35,6 @@ export function getPayment(ctx: ServiceContext, id: string): Payment {
 
 const today = (ctx: ServiceContext) => centralDate(ctx.clock.nowMs());
 
-/** decisions.md, Payments: amounts are kept to the cent. */
-
 /**
  * spec, POST /payments: a payment on a job, applied to one of its invoices when `invoice_id`
  * names it (never guessed). The job's money and the invoice's balance and status follow, in the
