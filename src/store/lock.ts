@@ -77,7 +77,8 @@ function isAlive(pid: number): boolean {
 function exited(pid: number): boolean {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    // `pid (command) state …`: the command may hold parentheses, so the state follows the last.
+    const state = stat[stat.lastIndexOf(')') + 2];
     return state === 'Z' || state === 'X';
   } catch {
     return false;
