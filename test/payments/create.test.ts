@@ -92,11 +92,21 @@ describe('POST /payments records a payment', () => {
     expect((await pay(ws, { job_id: job.id, amount: 10 })).date_received).toBe(today);
   });
 
-  test('an expected payment has no date_received until it comes in', async () => {
-    const { ws } = await fresh();
+  // spec, POST /payments: "date_received (date; default today in US Central time)", whatever the
+  // status: an expected payment is dated too.
+  test('an expected payment defaults date_received to today in US Central time too', async () => {
+    const { h, ws } = await fresh();
+    const today = await toLateCentralEvening(h);
     const job = await newJob(ws);
     const p = await pay(ws, { job_id: job.id, amount: 10, status: 'expected' });
-    expect(p).toMatchObject({ status: 'expected', date_received: null });
+    expect(p).toMatchObject({ status: 'expected', date_received: today });
+    const dated = await pay(ws, {
+      job_id: job.id,
+      amount: 10,
+      status: 'expected',
+      date_received: '2026-04-01',
+    });
+    expect(dated.date_received).toBe('2026-04-01');
   });
 
   test('blank check_number and notes are null', async () => {

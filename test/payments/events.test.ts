@@ -17,8 +17,9 @@ import {
 
 // Payment events as a receiver sees them: spec, Events (payment.received, payment.refunded carry
 // the Payment exactly as GET returns it; filters apply to single-event subscriptions);
-// decisions.md, Payments (not for an expected payment; on expected → received; a refund raises
-// payment.refunded alone, carrying the refund) and Webhook subscriptions (payment events take
+// spec, POST /payments ("fires payment.received", whatever the status); decisions.md, Payments
+// (again when an expected one comes in; a refund raises payment.refunded alone, carrying the
+// refund) and Webhook subscriptions (payment events take
 // payment_type, payer_type, payment_method).
 
 const payment = (c: Ctx, body: Record<string, unknown>): Promise<Json> =>
@@ -56,21 +57,40 @@ describe('payment.received', () => {
     });
   });
 
-  test('an expected payment raises none until it comes in; then one, carrying it received', async () => {
+  // spec, POST /payments: "201 Payment; fires payment.received", an expected payment included.
+  test('POST /payments fires payment.received for an expected payment, carrying it expected and dated', async () => {
+    const c = await hookSetup();
+    const job = await newJob(c.ws);
+    await subscribe(c, 'payment.received');
+    const p = await payment(c, {
+      job_id: job.id,
+      amount: 1000,
+      status: 'expected',
+      payer_type: 'insurance',
+      payment_type: 'acv',
+    });
+    expect(p.date_received).toEqual(expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/));
+    await advance(c.h, 0);
+    const body = one(c.rx, 'payment.received').json;
+    expect(recordOf(body)).toEqual(await ok(c.ws.api.get(`/payments/${p.id}`)));
+    expect(body).toMatchObject({ id: p.id, status: 'expected', date_received: p.date_received });
+  });
+
+  test('an expected payment coming in fires payment.received again, carrying it received', async () => {
     const c = await hookSetup();
     const job = await newJob(c.ws);
     await subscribe(c, 'payment.received');
     const p = await payment(c, { job_id: job.id, amount: 500, status: 'expected' });
-    expect(await delivered(c)).toEqual([]);
+    expect(await delivered(c)).toEqual(['payment.received']);
     const moved = await ok(c.h.admin.patch(`/payments/${p.id}`, { status: 'received' }));
     await advance(c.h, 0);
-    const body = one(c.rx, 'payment.received').json;
-    expect(recordOf(body)).toEqual(moved);
-    expect(body).toMatchObject({ status: 'received', date_received: moved.date_received });
+    const last = c.rx.received.at(-1)?.json;
+    expect(last && recordOf(last)).toEqual(moved);
+    expect(last).toMatchObject({ event_type: 'payment.received', status: 'received' });
     // Moving on between received statuses is no new receipt.
     await ok(c.h.admin.patch(`/payments/${p.id}`, { status: 'deposited' }));
     await ok(c.h.admin.patch(`/payments/${p.id}`, { status: 'endorsed' }));
-    expect(await delivered(c)).toEqual(['payment.received']);
+    expect(await delivered(c)).toEqual(['payment.received', 'payment.received']);
   });
 
   test.each(['sent_to_mortgage', 'endorsed', 'deposited'])(
@@ -220,7 +240,7 @@ describe('filters on a single-event subscription', () => {
     expect(idsReceived(c.rx)).toEqual([hit.id]);
   });
 
-  test('an expected payment filtered in is delivered when it comes in', async () => {
+  test('an expected payment filtered in is delivered when recorded and when it comes in', async () => {
     const c = await hookSetup();
     const job = await newJob(c.ws);
     await subscribe(c, 'payment.received', { payment_type: 'depreciation' });
@@ -230,10 +250,11 @@ describe('filters on a single-event subscription', () => {
       payment_type: 'depreciation',
       status: 'expected',
     });
-    expect(await delivered(c)).toEqual([]);
+    await payment(c, { job_id: job.id, amount: 5, status: 'expected' });
+    expect(await delivered(c)).toEqual(['payment.received']);
     await ok(c.h.admin.patch(`/payments/${p.id}`, { status: 'received' }));
     await advance(c.h, 0);
-    expect(idsReceived(c.rx)).toEqual([p.id]);
+    expect(idsReceived(c.rx)).toEqual([p.id, p.id]);
   });
 
   test.each([

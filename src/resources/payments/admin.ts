@@ -1,6 +1,7 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppEnv, Platform } from '../../platform/context';
 import { appAction } from '../common/app-side';
+import { date } from '../common/fields';
 import { paymentRecords } from './present';
 import { PAYMENT_STATUSES } from './schema';
 import { refundPayment, setPaymentStatus } from './service';
@@ -16,7 +17,15 @@ const RefundSchema = z
   })
   .openapi('AdminPaymentRefund');
 
-const StatusSchema = z.object({ status: z.enum(PAYMENT_STATUSES) }).openapi('AdminPaymentStatus');
+const StatusSchema = z
+  .object({
+    status: z.enum(PAYMENT_STATUSES),
+    date_received: date().optional().openapi({
+      description:
+        'The day the money came in; left out, the payment keeps the date it was recorded with',
+    }),
+  })
+  .openapi('AdminPaymentStatus');
 
 /** DESIGN.md, control API: refunds, and payment status moves, as the app makes them. */
 export function paymentAdmin(rt: Platform) {
@@ -43,7 +52,7 @@ export function paymentAdmin(rt: Platform) {
       summary: 'Move a payment: expected, received, sent_to_mortgage, endorsed, deposited',
       body: StatusSchema,
     },
-    (ctx, id, body) => setPaymentStatus(ctx, id, body.status),
+    (ctx, id, body) => setPaymentStatus(ctx, id, body),
   );
   return app;
 }

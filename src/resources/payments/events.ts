@@ -14,9 +14,11 @@ export const paymentEvents = defineEvents({
     {
       event: 'payment.received',
       label: 'Payment received',
-      description: 'A payment was recorded as received (or an expected one came in).',
+      description:
+        'A payment was recorded, whatever its status (an expected one too), or an expected one ' +
+        'came in; the payment is carried as it now is, so `status` says which.',
       filters,
-      about: (body) => body.is_refund === false && body.status !== 'expected',
+      about: whereField('is_refund', false),
     },
     {
       event: 'payment.refunded',
@@ -26,7 +28,8 @@ export const paymentEvents = defineEvents({
       about: whereField('is_refund', true),
     },
   ],
-  // Recorded as received, or an expected payment coming in; a refund is payment.refunded alone.
+  // spec, POST /payments: "fires payment.received", an expected payment's recording included;
+  // decisions.md: an expected one coming in fires it again. A refund is payment.refunded alone.
   more: (was, now) => {
     if (now === undefined) {
       return [];
@@ -34,8 +37,7 @@ export const paymentEvents = defineEvents({
     if (now.is_refund === true) {
       return was === undefined ? [occurrence('payment.refunded', now)] : [];
     }
-    return now.status !== 'expected' && (was === undefined || was.status === 'expected')
-      ? [occurrence('payment.received', now)]
-      : [];
+    const cameIn = was?.status === 'expected' && now.status !== 'expected';
+    return was === undefined || cameIn ? [occurrence('payment.received', now)] : [];
   },
 });

@@ -30,7 +30,7 @@ function put(s: Seeding, job: Job, atMs: number, draft: Draft): Payment {
     refund_of_payment_id: null,
     online: false,
     ...draft,
-    date_received: draft.status === 'expected' ? null : centralDate(atMs),
+    date_received: centralDate(atMs), // spec, POST /payments: today, an expected one's too
     date_deposited: draft.status === 'deposited' ? centralDate(depositedMs) : null,
     created_at: iso(atMs),
     updated_at: iso(draft.status === 'deposited' ? depositedMs : atMs),

@@ -83,8 +83,9 @@ export function createPayment(
       payment_method: input.payment_method ?? 'check',
       status,
       check_number: input.check_number || null,
-      // decisions.md: an expected payment has not been received on any day yet.
-      date_received: input.date_received ?? (status === 'expected' ? null : today(ctx)),
+      // spec, POST /payments: "date_received (date; default today in US Central time)", whatever
+      // the status: an expected payment is dated the day it was recorded, until it comes in.
+      date_received: input.date_received ?? today(ctx),
       date_deposited: input.date_deposited ?? null,
       notes: input.notes || null,
       is_refund: false,
@@ -161,11 +162,19 @@ export function refundPayment(
 
 /**
  * DESIGN.md, control API: a payment's status moves (any to any: a check can bounce back to
- * expected). Received today, deposited today, where the payment has no date for it yet.
+ * expected). `date_received`, when sent, is the day the money came in; otherwise a payment keeps
+ * the date it was recorded with (spec, POST /payments: default today), and one without a date
+ * (written by an older svc) is dated today as it comes in. Deposited today, where it has no date.
  */
-export function setPaymentStatus(ctx: ServiceContext, id: string, status: PaymentStatus): Payment {
+export function setPaymentStatus(
+  ctx: ServiceContext,
+  id: string,
+  move: { status: PaymentStatus; date_received?: string | undefined },
+): Payment {
   const payment = getPayment(ctx, id);
-  if (payment.status === status) {
+  const { status } = move;
+  const dated = move.date_received ?? payment.date_received;
+  if (payment.status === status && dated === payment.date_received) {
     return payment;
   }
   // Money given back was money received: with refunds against it, a payment cannot go back to
@@ -174,7 +183,7 @@ export function setPaymentStatus(ctx: ServiceContext, id: string, status: Paymen
     throw new ApiError('conflict', 'refunds were made of this payment: it was received');
   }
   const now = ctx.clock.iso();
-  const next: Payment = { ...payment, status, updated_at: now };
+  const next: Payment = { ...payment, status, date_received: dated, updated_at: now };
   if (status !== 'expected' && next.date_received === null) {
     next.date_received = today(ctx);
   }
