@@ -41,8 +41,8 @@ describe('POST /invoices answers a draft', () => {
       purpose: 'other',
       due_date: plusDays(centralDate(before), 30),
       line_items: [
-        { name: 'Shingles', quantity: 30, unit_price: 95.5 },
-        { name: 'Permit', unit_price: 150, taxable: false },
+        { name: 'Shingles', quantity: 30, unit_price: 95.5, taxable: true },
+        { name: 'Permit', unit_price: 150 },
       ],
       tax_rate: 8.25,
       discount_type: 'amount',
@@ -120,15 +120,42 @@ describe('POST /invoices answers a draft', () => {
     expect(inv.estimate_id).toBe(estimate.id);
   });
 
-  test('a line leaves out quantity (1) and taxable (true) and they take their defaults', async () => {
+  // spec, LineItemInput: "a way to mark a line taxable exists"; Invoices: "tax applies to taxable
+  // lines". A line is taxable when marked so; one that says nothing is not.
+  test('tax applies to the lines marked taxable, not to a line left unmarked', async () => {
     const { ws } = await fresh();
     const job = await newJob(ws);
     const inv = await newInvoice(ws, {
       job_id: job.id,
-      line_items: [{ name: 'Gutter', unit_price: 200 }],
+      line_items: [
+        { name: 'Shingles', unit_price: 50, quantity: 2, taxable: true },
+        { name: 'Labour', unit_price: 100 },
+      ],
+      tax_rate: 10,
+    });
+    expect(inv).toMatchObject({ subtotal: 200, tax_amount: 10, total_amount: 210 });
+  });
+
+  test('a line that leaves out quantity is one of it', async () => {
+    const { ws } = await fresh();
+    const job = await newJob(ws);
+    const inv = await newInvoice(ws, {
+      job_id: job.id,
+      line_items: [{ name: 'Gutter', unit_price: 200, taxable: true }],
       tax_rate: 10,
     });
     expect(inv).toMatchObject({ subtotal: 200, tax_amount: 20, total_amount: 220 });
+  });
+
+  test('taxable: false is taken, as unmarked is', async () => {
+    const { ws } = await fresh();
+    const job = await newJob(ws);
+    const inv = await newInvoice(ws, {
+      job_id: job.id,
+      line_items: [{ name: 'Permit', unit_price: 80, taxable: false }],
+      tax_rate: 10,
+    });
+    expect(inv).toMatchObject({ subtotal: 80, tax_amount: 0, total_amount: 80 });
   });
 
   test('text is trimmed and a blank title is null', async () => {
@@ -474,7 +501,7 @@ describe('purpose fills the job figure', () => {
   test('an invoice whose tax takes it past $1,000,000,000 sets its job figure to that most', async () => {
     const { ws } = await fresh();
     const job = await newJob(ws);
-    const most = [{ name: 'Scope', quantity: 100, unit_price: 10_000_000 }];
+    const most = [{ name: 'Scope', quantity: 100, unit_price: 10_000_000, taxable: true }];
     const inv = await newInvoice(ws, {
       job_id: job.id,
       purpose: 'claim_scope',
@@ -502,7 +529,7 @@ describe('purpose fills the job figure', () => {
     await newInvoice(ws, {
       job_id: job.id,
       purpose: 'claim_scope',
-      line_items: [{ name: 'Scope', unit_price: 15000 }],
+      line_items: [{ name: 'Scope', unit_price: 15000, taxable: true }],
       tax_rate: 10,
     });
     expect(await jobOf(ws, job.id)).toMatchObject({
@@ -645,7 +672,7 @@ describe('the lines of an invoice come to at most $1,000,000,000 (decisions.md, 
   test('past it, credits counted as their size, POST and PATCH are 400 line_items and nothing is written', async () => {
     const { ws } = await fresh();
     const job = await newJob(ws);
-    const big = { name: 'Big', quantity: 1000, unit_price: 1_000_000 };
+    const big = { name: 'Big', quantity: 1000, unit_price: 1_000_000, taxable: true };
     const over = await ws.api.post('/invoices', {
       job_id: job.id,
       line_items: [big, { name: 'Cent', unit_price: 0.01 }],

@@ -17,7 +17,7 @@ export { expectError, ok };
 export const UNKNOWN = '7b0c5b2e-5d2a-4b43-9d59-6a1f0b7f5a11';
 
 /** One priced line: the least an invoice needs. */
-export const LINE = { name: 'Tear-off and reroof', unit_price: 1000 };
+export const LINE = { name: 'Tear-off and reroof', unit_price: 1000, taxable: true };
 
 // One app per test file (vitest gives each file its own module graph), no rate limit. Tests never
 // share a workspace, and the clock only moves forward, so the tests of a file cannot see each other.

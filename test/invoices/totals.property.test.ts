@@ -16,7 +16,7 @@ interface GenLine {
   q: number | undefined;
   /** unit price in cents */
   p: number;
-  /** undefined: left out (taxable) */
+  /** undefined: left out (not taxable: spec, LineItemInput, a line is marked taxable) */
   taxable: boolean | undefined;
 }
 
@@ -100,7 +100,7 @@ function expected(c: Case): Expected {
     // (q/100) × (p/100) dollars = q × p / 100 cents
     const cents = roundDiv(BigInt(l.q ?? 100) * BigInt(l.p), 100n);
     subtotal += cents;
-    if (l.taxable !== false) {
+    if (l.taxable === true) {
       taxable += cents;
     }
   }
@@ -291,7 +291,7 @@ describe('invoice totals (examples)', () => {
     // 100 taxable + 100 not; discount 50, half of it on the taxable lines; 10 % of 75 = 7.5.
     const inv = await totals({
       line_items: [
-        { name: 'taxed', unit_price: 100 },
+        { name: 'taxed', unit_price: 100, taxable: true },
         { name: 'labour', unit_price: 100, taxable: false },
       ],
       discount_value: 50,
@@ -310,7 +310,7 @@ describe('invoice totals (examples)', () => {
     // 50 × 100 / 50 = 100 is capped at 50, so tax is 10 % of 50.
     const inv = await totals({
       line_items: [
-        { name: 'taxed', unit_price: 100 },
+        { name: 'taxed', unit_price: 100, taxable: true },
         { name: 'credit', unit_price: -50, taxable: false },
       ],
       discount_value: 50,
@@ -328,7 +328,7 @@ describe('invoice totals (examples)', () => {
     const inv = await totals({
       line_items: [
         { name: 'labour', unit_price: 300, taxable: false },
-        { name: 'credit', unit_price: -100 },
+        { name: 'credit', unit_price: -100, taxable: true },
       ],
       tax_rate: 10,
     });
@@ -350,7 +350,7 @@ describe('invoice totals (examples)', () => {
   test('large figures stay exact: 100 × 9,999,999.99 at 7.125 % tax', async () => {
     // The most lines may come to is $1,000,000,000 (decisions.md, Money).
     const inv = await totals({
-      line_items: [{ name: 'a', quantity: 100, unit_price: 9_999_999.99 }],
+      line_items: [{ name: 'a', quantity: 100, unit_price: 9_999_999.99, taxable: true }],
       tax_rate: 7.125,
     });
     // 999,999,999.00 + 7.125 % (71,249,999.92875, rounded once) = 1,071,249,998.93

@@ -20,9 +20,9 @@ import {
 // change nothing; discount_value 0 or null removes the discount).
 
 const LINES = [
-  { name: 'Shingles', quantity: 10, unit_price: 100 },
-  { name: 'Nails', quantity: 2, unit_price: 12.5 },
-  { name: 'Permit', unit_price: 75, taxable: false },
+  { name: 'Shingles', quantity: 10, unit_price: 100, taxable: true },
+  { name: 'Nails', quantity: 2, unit_price: 12.5, taxable: true },
+  { name: 'Permit', unit_price: 75 },
 ];
 
 describe('PATCH /invoices/{id} on a draft', () => {
@@ -54,7 +54,7 @@ describe('PATCH /invoices/{id} on a draft', () => {
     expect(inv).toMatchObject({ subtotal: 1100, tax_amount: 102.5, total_amount: 1202.5 });
     const res = await ok(
       ws.api.patch(`/invoices/${inv.id}`, {
-        line_items: [{ name: 'Gutters', quantity: 4, unit_price: 50 }],
+        line_items: [{ name: 'Gutters', quantity: 4, unit_price: 50, taxable: true }],
       }),
     );
     expect(res).toMatchObject({

@@ -23,10 +23,12 @@ export const LineItemInputSchema = z
       .min(-10_000_000)
       .max(10_000_000)
       .openapi({ description: 'Dollars; a negative price is a credit' }),
-    taxable: z
-      .boolean()
-      .default(true)
-      .openapi({ description: "Whether the invoice's tax_rate applies to it; defaults to true" }),
+    // spec, LineItemInput: "a way to mark a line taxable exists"; Invoices: "tax applies to
+    // taxable lines". A line is taxed when it is marked so, never by default.
+    taxable: z.boolean().default(false).openapi({
+      description:
+        "Marks the line taxable: the invoice's tax_rate applies to it; defaults to false",
+    }),
   })
   .openapi('LineItemInput');
 

@@ -163,7 +163,7 @@ export async function sentInvoice(m: Money, body: Record<string, unknown> = {}):
   const inv = await ok(
     m.ws.api.post('/invoices', {
       job_id: m.job.id,
-      line_items: [{ name: 'Roof replacement', unit_price: 1000 }],
+      line_items: [{ name: 'Roof replacement', unit_price: 1000, taxable: true }],
       ...body,
     }),
     201,
