@@ -247,19 +247,23 @@ describe('sign', () => {
     expect(await getEstimate(ws, made.id)).toEqual(sent);
   });
 
-  test('with one price, total stays the price whatever tier is chosen', async () => {
+  // spec, Estimate: total is "the package the homeowner chose, else the base package". One
+  // price for the whole job stands for the base until a package is chosen, never over the choice.
+  test('total is the package the homeowner chose, even over one price for the whole job', async () => {
     const { h, ws, jobId } = await setup();
     const made = await newEstimate(ws, jobId, {
       template_id: await templateId(ws, RETAIL_TEMPLATE),
-      price: 11_000,
+      price: 9_999.99,
     });
+    expect(made).toMatchObject({ selected_tier: null, total: 9_999.99 });
     await acted(h, made.id, 'send');
     const signed = await acted(h, made.id, 'sign', { signer_name: 'Dana', selected_tier: 'best' });
     expect(signed).toMatchObject({
       selected_tier: 'best',
-      total: 11_000,
+      total: PACKAGES.best,
       package_totals: PACKAGES,
     });
+    expect(await getEstimate(ws, made.id)).toEqual(signed);
   });
 
   test('a signer_name over 200 characters is 400 field signer_name', async () => {

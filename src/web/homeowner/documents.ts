@@ -1,5 +1,5 @@
 import type { ServiceContext } from '../../platform/context';
-import { dollars, lineCents } from '../../resources/common/cents';
+import { dollars, lineCents, toCents } from '../../resources/common/cents';
 import type { Line } from '../../resources/common/line-items';
 import { fullName } from '../../resources/contacts/present';
 import type { Contact } from '../../resources/contacts/schema';
@@ -41,6 +41,8 @@ export interface EstimateDoc extends Party {
   /** One price for the whole job, when the estimate has one. */
   price: number | null;
   total: number | null;
+  /** What the total is: the price for the whole job stands until a package is chosen. */
+  totalLabel: 'Total' | 'Price for the whole job';
   upgradesTotal: number | null;
   selectedTier: string | null;
   signerName: string | null;
@@ -105,8 +107,9 @@ export function estimateDoc(ctx: ServiceContext, e: Estimate): EstimateDoc {
       total: figures.package_totals?.[p.name] ?? null,
     })),
     upgrades: e.upgrades.map((u) => ({ name: u.name, price: u.price })),
-    price: e.price === null ? null : figures.total,
+    price: e.price === null ? null : dollars(toCents(e.price)),
     total: figures.total,
+    totalLabel: e.price !== null && e.selected_tier === null ? 'Price for the whole job' : 'Total',
     upgradesTotal: figures.upgrades_total,
     selectedTier: e.selected_tier,
     signerName: e.signer_name,

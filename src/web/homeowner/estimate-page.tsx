@@ -179,8 +179,7 @@ export function EstimatePage({ v }: { v: EstimateView }) {
       ) : null}
       {d.packages.length === 0 || d.price !== null || v.rec.selected_tier !== null ? (
         <p class="big-total">
-          {d.price !== null ? 'Price for the whole job' : 'Total'}:{' '}
-          <strong>{money(d.total)}</strong>
+          {d.totalLabel}: <strong>{money(d.total)}</strong>
         </p>
       ) : null}
       {open ? <SignForm v={v} /> : null}

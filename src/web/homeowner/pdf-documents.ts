@@ -56,11 +56,7 @@ export function estimateBlocks(d: EstimateDoc, signed: boolean): Block[] {
     );
   }
   out.push({ kind: 'rule' });
-  if (d.price !== null) {
-    out.push({ kind: 'row', left: 'Price for the whole job', right: money(d.price), bold: true });
-  } else {
-    out.push({ kind: 'row', left: 'Total', right: money(d.total), bold: true });
-  }
+  out.push({ kind: 'row', left: d.totalLabel, right: money(d.total), bold: true });
   out.push({ kind: 'space' }, { kind: 'heading', text: 'Signature' });
   if (signed && d.signedAt) {
     out.push(

@@ -157,6 +157,24 @@ describe('the estimate PDF', () => {
     );
   });
 
+  // spec, Estimate: total is "the package the homeowner chose, else the base package, computed
+  // as the PDF computes it": one price for the whole job stands only until a package is chosen.
+  test('one price stands until a package is chosen; signed, the PDF totals the package chosen', async () => {
+    const m = await money();
+    const e = await sentEstimate(m, { template_id: await packagedTemplate(m), price: 9_999.99 });
+    expect((await fetchPdf(m.h, e.pdf_url)).text).toContain('Price for the whole job\n$9,999.99');
+    const view = path(e.view_url);
+    const fields = hiddenFields(await (await m.h.app.request(view)).text(), `${view}/sign`);
+    await submit(m.h, `${view}/sign`, { ...fields, signer_name: 'Ada', selected_tier: 'best' });
+    const signed = await ok(m.ws.api.get(`/estimates/${e.id}`));
+    expect(signed.total).toBe(signed.package_totals.best);
+    const pdf = await fetchPdf(m.h, signed.signed_pdf_url);
+    expect(pdf.text).toContain(
+      `Total\n$${signed.total.toLocaleString('en-US', { minimumFractionDigits: 2 })}`,
+    );
+    expect(pdf.text).not.toContain('Price for the whole job');
+  });
+
   test('an unknown estimate, and one on a deleted job, have no PDF', async () => {
     const m = await money();
     expect((await m.h.app.request(`/estimates/${UNKNOWN}/pdf`)).status).toBe(404);
