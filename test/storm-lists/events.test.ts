@@ -11,9 +11,10 @@ import {
 } from '../webhooks/setup';
 import { BUILD_SECONDS, build, stormBody } from './setup';
 
-// storm_list.ready as a receiver sees it: spec, Events ("a list finished building", carrying the
-// Storm list as GET returns it); decisions: storm lists (fired once, when a build finishes ready
-// or partial; a failed build fires nothing).
+// storm_list.ready as a receiver sees it: spec, States ("storm_list.ready is emitted when a list
+// finishes building") and Events ("a list finished building", carrying the Storm list as GET
+// returns it); decisions: storm lists (fired once, when a build finishes, ready, partial or
+// failed; asking for a list fires nothing).
 
 describe('storm_list.ready', () => {
   test('fires once when a build finishes ready, carrying the list exactly as GET returns it', async () => {
@@ -47,14 +48,28 @@ describe('storm_list.ready', () => {
     expect(body).toMatchObject({ id: list.id, status: 'partial', property_count: 2 });
   });
 
-  test('asking for a list fires nothing, nor does a failed build', async () => {
+  test('asking for a list fires nothing', async () => {
+    const c = await hookSetup();
+    await subscribe(c, '*');
+    await build(c.h, c.ws, await stormBody(c.h));
+    await advance(c.h, BUILD_SECONDS - 1);
+    expect(eventsOf(c.rx)).toEqual([]);
+  });
+
+  // spec, States: "storm_list.ready is emitted when a list finishes building"; a failed build
+  // finishes building too, and a client waiting on the event learns from its status.
+  test('a list that finishes building failed emits storm_list.ready once, carrying status failed', async () => {
     const c = await hookSetup();
     await subscribe(c, 'storm_list.ready');
-    await subscribe(c, '*');
     const list = await build(c.h, c.ws, await stormBody(c.h, { min_size_in: 9 }));
     await advance(c.h, BUILD_SECONDS + 60);
-    expect((await ok(c.ws.api.get(`/storm_lists/${list.id}`))).status).toBe('failed');
-    expect(eventsOf(c.rx)).toEqual([]);
+    const now = await ok(c.ws.api.get(`/storm_lists/${list.id}`));
+    expect(now.status).toBe('failed');
+    const body = one(c.rx, 'storm_list.ready').json;
+    expect(recordOf(body)).toEqual(now);
+    expect(body).toMatchObject({ event_type: 'storm_list.ready', status: 'failed' });
+    await advance(c.h, 3600);
+    expect(eventsOf(c.rx)).toEqual(['storm_list.ready']);
   });
 
   test('a test send with no list to show carries one of its shape: a ready list, no empty text', async () => {
@@ -66,7 +81,7 @@ describe('storm_list.ready', () => {
     expect(Object.entries(body).filter(([, v]) => v === '')).toEqual([]);
   });
 
-  test('samples are the ready and partial lists, newest first', async () => {
+  test('samples are the finished lists, newest first: ready, partial and failed', async () => {
     const c = await hookSetup();
     const ready = await build(c.h, c.ws, await stormBody(c.h, { dedupe_days: 0 }));
     await advance(c.h, BUILD_SECONDS);
@@ -76,11 +91,20 @@ describe('storm_list.ready', () => {
       await stormBody(c.h, { dedupe_days: 0, property_cap: 1 }),
     );
     await advance(c.h, BUILD_SECONDS);
-    await build(c.h, c.ws, await stormBody(c.h, { min_size_in: 9 }));
+    const failed = await build(c.h, c.ws, await stormBody(c.h, { min_size_in: 9 }));
     await advance(c.h, BUILD_SECONDS);
     await build(c.h, c.ws, await stormBody(c.h));
     const samples = await ok(c.ws.api.get('/webhooks/samples/storm_list.ready'));
-    expect(samples.data.map((d: { id: string }) => d.id)).toEqual([partial.id, ready.id]);
-    expect(samples.data[0]).toMatchObject({ event_type: 'storm_list.ready', status: 'partial' });
+    expect(samples.data.map((d: { id: string }) => d.id)).toEqual([
+      failed.id,
+      partial.id,
+      ready.id,
+    ]);
+    expect(samples.data.map((d: { status: string }) => d.status)).toEqual([
+      'failed',
+      'partial',
+      'ready',
+    ]);
+    expect(samples.data[0]).toMatchObject({ event_type: 'storm_list.ready' });
   });
 });

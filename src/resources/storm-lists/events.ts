@@ -1,20 +1,25 @@
 import { defineEvents, occurrence, whereField } from '../../platform/family';
 
-// spec, Events: storm_list.ready, "a list finished building"; decisions.md, it takes no filters.
-// decisions: it fires once, when a build finishes ready or partial (a partial list is ready to
-// use, the cap having cut it); a failed build fires nothing, the spec naming no event for it.
+// spec, States: "storm_list.ready is emitted when a list finishes building"; Events: "a list
+// finished building". A build finishes ready, partial or failed, so it fires once for each of
+// them, carrying the list as GET shows it: `status` tells a client waiting on it which. It takes
+// no filters (decisions.md).
+const FINISHED = ['ready', 'partial', 'failed'];
+
 export const stormListEvents = defineEvents({
   resource: 'storm_list',
   decls: [
     {
       event: 'storm_list.ready',
       label: 'Storm list ready',
-      description: 'A storm list finished building.',
-      about: whereField('status', 'ready', 'partial'),
+      description:
+        'A storm list finished building: `status` is ready, partial (the property cap cut it) ' +
+        'or failed (no property in the area had hail of the size asked for).',
+      about: whereField('status', ...FINISHED),
     },
   ],
   more: (was, now) =>
-    was?.status === 'building' && (now?.status === 'ready' || now?.status === 'partial')
+    now !== undefined && was?.status === 'building' && FINISHED.includes(String(now.status))
       ? [occurrence('storm_list.ready', now)]
       : [],
 });

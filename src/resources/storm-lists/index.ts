@@ -7,7 +7,7 @@ import { stormListRecords } from './present';
 import { stormListRoutes } from './routes';
 
 // Storm lists: read only through the API, built app-side (POST /__admin/workspaces/{id}/
-// storm_lists) and on the clock; storm_list.ready fires when a build finishes ready or partial.
+// storm_lists) and on the clock; storm_list.ready fires when a build finishes (ready, partial or failed).
 export const stormLists: Family = {
   name: 'storm-lists',
   routes: stormListRoutes,
