@@ -4,7 +4,10 @@ export type OAuthErrorCode =
   | 'invalid_request'
   | 'invalid_client'
   | 'invalid_grant'
-  | 'unsupported_grant_type';
+  | 'unsupported_grant_type'
+  // spec, Errors: 409 conflict, "Idempotency-Key reused for a different request, or first
+  // request with it still running", in the OAuth body (rule 2).
+  | 'conflict';
 
 export class OAuthError extends Error {
   readonly code: OAuthErrorCode;
@@ -14,7 +17,7 @@ export class OAuthError extends Error {
     this.code = code;
   }
 
-  get status(): 400 | 401 {
-    return this.code === 'invalid_client' ? 401 : 400;
+  get status(): 400 | 401 | 409 {
+    return this.code === 'invalid_client' ? 401 : this.code === 'conflict' ? 409 : 400;
   }
 }

@@ -3,22 +3,19 @@ import type { Context } from 'hono';
 import type { AppEnv, Platform } from '../platform/context';
 import { ApiError } from '../platform/errors';
 import { errorResponse } from '../platform/errors/handler';
+import type { Idempotency, KeptAnswer } from '../platform/idempotency';
 import { errorResponses } from '../platform/openapi/responses';
 import { OAuthError, type OAuthErrorCode } from './errors';
+import { requestPrint, sealWith } from './idempotency';
+import type { OAuthApp } from './records';
 import {
   OAuthErrorSchema,
+  OAuthRevokedSchema,
   OAuthTokenSchema,
   RevokeRequestSchema,
   TokenRequestSchema,
 } from './schemas';
-import {
-  authenticateClient,
-  type ClientCredentials,
-  refresh,
-  revoke,
-  type TokenGrant,
-  tradeCode,
-} from './service';
+import { authenticateClient, type ClientCredentials, refresh, revoke, tradeCode } from './service';
 
 // spec, OAuth: {base_url}/oauth/token and /oauth/revoke. They take the app's credentials, not an
 // API key (v1.ts mounts them before the credential check), and answer the standard OAuth bodies
@@ -52,6 +49,7 @@ const tokenRoute = createRoute({
     },
     400: oauthError('invalid_request', 'invalid_grant', 'unsupported_grant_type'),
     401: oauthError('invalid_client'),
+    409: oauthError('conflict'),
     ...errorResponses('payload_too_large', 'server_error'),
   },
 });
@@ -67,9 +65,13 @@ const revokeRoute = createRoute({
   security: [],
   request: { body: bodyOf(RevokeRequestSchema) },
   responses: {
-    200: { description: 'Revoked, or nothing to revoke (an unknown token is answered alike)' },
+    200: {
+      description: 'Revoked, or nothing to revoke (an unknown token is answered alike)',
+      content: { 'application/json': { schema: OAuthRevokedSchema } },
+    },
     400: oauthError('invalid_request'),
     401: oauthError('invalid_client'),
+    409: oauthError('conflict'),
     ...errorResponses('payload_too_large', 'server_error'),
   },
 });
@@ -175,26 +177,41 @@ function required(fields: Fields, name: string): string {
 }
 
 function oauthAnswer(c: Context<AppEnv>, err: OAuthError): Response {
+  return answer(c, { status: err.status, body: errorBody(err), replayed: false });
+}
+
+const errorBody = (err: OAuthError) =>
+  JSON.stringify({ error: err.code, error_description: err.message });
+
+/** An answer of either endpoint, kept or not: JSON, never cached (RFC 6749 §5.1). */
+function answer(c: Context<AppEnv>, a: KeptAnswer & { replayed: boolean }): Response {
   c.header('Cache-Control', 'no-store');
   c.header('Pragma', 'no-cache');
-  if (err.status === 401) {
+  if (a.status === 401) {
     // RFC 6749 §5.2: a client refused on 401 is told how to authenticate.
     c.header('WWW-Authenticate', 'Basic realm="svc"');
   }
-  return c.json({ error: err.code, error_description: err.message }, err.status);
+  if (a.replayed) {
+    c.header('Idempotent-Replayed', 'true');
+  }
+  c.header('Content-Type', 'application/json');
+  return c.body(a.body, a.status as 200);
 }
+
+/** What a request does once its client is known; its own checks are made before that. */
+type Act = (app: OAuthApp) => object;
 
 // RFC 6749 §5.2: a malformed request is invalid_request whoever sends it, so the body's shape is
 // checked before the client; the grant itself only once the client is known.
-function grantFor(rt: Pick<Platform, 'store' | 'clock'>, c: Context<AppEnv>, fields: Fields) {
+function tokenAct(rt: Rt, fields: Fields): Act {
   const grantType = required(fields, 'grant_type');
   if (grantType === 'authorization_code') {
     const input = { code: required(fields, 'code'), redirectUri: required(fields, 'redirect_uri') };
-    return tradeCode(rt, authenticateClient(rt, clientOf(c, fields)), input);
+    return (app) => tradeCode(rt, app, input);
   }
   if (grantType === 'refresh_token') {
     const token = required(fields, 'refresh_token');
-    return refresh(rt, authenticateClient(rt, clientOf(c, fields)), token);
+    return (app) => refresh(rt, app, token);
   }
   throw new OAuthError(
     'unsupported_grant_type',
@@ -202,52 +219,75 @@ function grantFor(rt: Pick<Platform, 'store' | 'clock'>, c: Context<AppEnv>, fie
   );
 }
 
-const HINTS = new Set(['access_token', 'refresh_token']);
-
-function revokeWith(rt: Pick<Platform, 'store' | 'clock'>, c: Context<AppEnv>, fields: Fields) {
+// RFC 7009 §2.1: token_type_hint is only a hint; "an invalid token type hint value is ignored by
+// the authorization server and does not influence the revocation response". §2.2: the body of
+// the 200 is for the client to ignore, and it is `{}` so that clients that read every answer as
+// JSON can (simple-oauth2's revoke threw on an empty one).
+function revokeAct(rt: Rt, fields: Fields): Act {
   const token = required(fields, 'token');
-  const hint = fields.token_type_hint;
-  if (hint !== undefined && !HINTS.has(hint)) {
-    throw new OAuthError(
-      'invalid_request',
-      'token_type_hint must be access_token or refresh_token (or left out)',
-    );
-  }
-  revoke(rt, authenticateClient(rt, clientOf(c, fields)), token);
+  return (app) => {
+    revoke(rt, app, token);
+    return {};
+  };
 }
 
-export function oauthRoutes(rt: Pick<Platform, 'store' | 'clock'>): OpenAPIHono<AppEnv> {
+/**
+ * Either endpoint: the body read, the request's own checks, the client, then the act, run once
+ * per Idempotency-Key (spec, Endpoints; decisions.md, OAuth): a retry with the key is the first
+ * answer again, an invalid_grant included, so a client retrying a dropped code exchange as the
+ * spec advises gets its tokens instead of spending the code twice and losing the connection.
+ */
+async function serve(
+  rt: Rt,
+  c: Context<AppEnv>,
+  actFor: (rt: Rt, fields: Fields) => Act,
+): Promise<Response> {
+  try {
+    const fields = await fieldsOf(c);
+    const act = actFor(rt, fields);
+    const client = clientOf(c, fields);
+    const app = authenticateClient(rt, client);
+    const run = async (): Promise<KeptAnswer> => {
+      try {
+        return { status: 200, body: JSON.stringify(act(app)) };
+      } catch (err) {
+        if (err instanceof OAuthError) {
+          return { status: err.status, body: errorBody(err) };
+        }
+        throw err;
+      }
+    };
+    const key = c.req.header('Idempotency-Key');
+    if (key === undefined || client === undefined) {
+      return answer(c, { ...(await run()), replayed: false });
+    }
+    const sent = {
+      scope: `oauth_app:${app.id}`,
+      key,
+      fingerprint: requestPrint(c.req.path, fields),
+      seal: sealWith(client.clientSecret, key),
+    };
+    return answer(c, await rt.idempotency.once(sent, run));
+  } catch (err) {
+    if (err instanceof OAuthError) {
+      return oauthAnswer(c, err);
+    }
+    if (err instanceof ApiError && (err.code === 'conflict' || err.code === 'invalid_request')) {
+      // The key's own refusals, in the OAuth body (spec, Errors rule 2) with the spec's codes.
+      return oauthAnswer(c, new OAuthError(err.code, err.message));
+    }
+    throw err;
+  }
+}
+
+type Rt = Pick<Platform, 'store' | 'clock'> & { idempotency: Idempotency };
+
+export function oauthRoutes(rt: Rt): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
   app.openAPIRegistry.registerPath(tokenRoute);
   app.openAPIRegistry.registerPath(revokeRoute);
-
-  app.post(tokenRoute.path, async (c) => {
-    let grant: TokenGrant;
-    try {
-      grant = grantFor(rt, c, await fieldsOf(c));
-    } catch (err) {
-      if (err instanceof OAuthError) {
-        return oauthAnswer(c, err);
-      }
-      throw err;
-    }
-    // RFC 6749 §5.1: a token answer is never cached.
-    c.header('Cache-Control', 'no-store');
-    c.header('Pragma', 'no-cache');
-    return c.json(grant, 200);
-  });
-
-  app.post(revokeRoute.path, async (c) => {
-    try {
-      revokeWith(rt, c, await fieldsOf(c));
-    } catch (err) {
-      if (err instanceof OAuthError) {
-        return oauthAnswer(c, err);
-      }
-      throw err;
-    }
-    return c.body(null, 200);
-  });
+  app.post(tokenRoute.path, (c) => serve(rt, c, tokenAct));
+  app.post(revokeRoute.path, (c) => serve(rt, c, revokeAct));
   // Another verb would fall through to the credential check and ask for an API key.
   for (const path of [tokenRoute.path, revokeRoute.path]) {
     app.all(path, (c) =>

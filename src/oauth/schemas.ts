@@ -17,7 +17,13 @@ export const OAuthTokenSchema = z
 
 export const OAuthErrorSchema = z
   .object({
-    error: z.enum(['invalid_request', 'invalid_client', 'invalid_grant', 'unsupported_grant_type']),
+    error: z.enum([
+      'invalid_request',
+      'invalid_client',
+      'invalid_grant',
+      'unsupported_grant_type',
+      'conflict',
+    ]),
     error_description: z.string(),
   })
   .openapi('OAuthError');
@@ -43,10 +49,23 @@ export const TokenRequestSchema = z
 export const RevokeRequestSchema = z
   .object({
     token: z.string().openapi({ description: 'An access or a refresh token' }),
-    token_type_hint: z.enum(['access_token', 'refresh_token']).optional(),
+    token_type_hint: z
+      .string()
+      .optional()
+      .openapi({
+        description:
+          'access_token or refresh_token; only a hint: the token is found whatever it says, and ' +
+          'an unknown value is ignored (RFC 7009 §2.1)',
+      }),
     ...client,
   })
   .openapi('OAuthRevokeRequest');
+
+/** RFC 7009 §2.2: the client ignores the body of a revocation; it is an empty JSON object. */
+export const OAuthRevokedSchema = z
+  .object({})
+  .strict()
+  .openapi('OAuthRevoked', { description: 'An empty object' });
 
 export const CreateAppSchema = z.object({
   name: z.string().trim().min(1).max(200),

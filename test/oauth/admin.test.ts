@@ -182,7 +182,12 @@ describe('the OpenAPI document', () => {
     expect(doc.paths['/oauth/revoke']?.post?.security).toEqual([]);
     expect(doc.paths['/contacts']?.post?.security).toContainEqual({ oauth2: ['write'] });
     expect(doc.paths['/webhooks']?.post?.security).toBeUndefined();
-    // Answered before the idempotency middleware, and never stored: no Idempotency-Key.
-    expect(token.parameters).toBeUndefined();
+    // spec, Endpoints: "On POST, PATCH and DELETE the optional header Idempotency-Key applies".
+    const keyed = [{ $ref: '#/components/parameters/IdempotencyKey' }];
+    expect(token.parameters).toEqual(keyed);
+    expect(doc.paths['/oauth/revoke']?.post?.parameters).toEqual(keyed);
+    // RFC 7009 §2.2: the 200 of a revocation is a JSON body, an empty object.
+    const revoked = doc.paths['/oauth/revoke']?.post?.responses as Record<string, unknown>;
+    expect(JSON.stringify(revoked['200'])).toContain('#/components/schemas/OAuthRevoked');
   });
 });

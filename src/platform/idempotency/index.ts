@@ -54,17 +54,46 @@ export class Idempotency {
     };
   }
 
+  /**
+   * A keyed request that a route answers itself, outside the credential layer (the OAuth
+   * endpoints, whose caller is an app): `scope` stands for the credential, `fingerprint` for the
+   * request, and `seal` keeps the answer as the data file holds it. Run once, replayed after,
+   * refused (ApiError) when the key is malformed, still running, or was used for another request.
+   */
+  async once(
+    sent: { scope: string; key: string; fingerprint: string; seal: Seal },
+    run: () => Promise<KeptAnswer>,
+  ): Promise<KeptAnswer & { replayed: boolean }> {
+    const id = keyId(sent.scope, sent.key);
+    this.#refuseRunning(id);
+    const earlier = this.#live(id);
+    if (earlier) {
+      this.#refuseOther(earlier, [sent.fingerprint]);
+      return { status: earlier.status, body: sent.seal.open(earlier.body), replayed: true };
+    }
+    this.#running.add(id);
+    try {
+      const answer = await run();
+      if (remembered(answer.status)) {
+        this.#remember({
+          id,
+          credential_id: sent.scope,
+          fingerprint: sent.fingerprint,
+          status: answer.status,
+          body: sent.seal.close(answer.body),
+          created_at: this.#rt.clock.iso(),
+        });
+      }
+      return { ...answer, replayed: false };
+    } finally {
+      this.#running.delete(id);
+    }
+  }
+
   /** A write sent with a key: run once, replayed after, refused when it differs or overlaps. */
   async #keyed(c: Context<AppEnv>, next: Next, key: string): Promise<Response | undefined> {
-    if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
-      throw new ApiError(
-        'invalid_request',
-        `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters`,
-        'Idempotency-Key',
-      );
-    }
     const credential = c.get('ctx').credential;
-    const id = sha256Hex(`${credential.id}\u0000${key}`);
+    const id = keyId(credential.id, key);
     const url = new URL(c.req.url);
     const head = `${c.req.method} ${url.pathname}?${sortedQuery(url)}\n`;
     const type = c.req.header('Content-Type');
@@ -205,6 +234,31 @@ export class Idempotency {
     });
     this.#schedulePurge();
   }
+}
+
+/** An answer as a key keeps it: its status and its body's text. */
+export interface KeptAnswer {
+  status: number;
+  body: string;
+}
+
+/** How a kept answer is written into the data file and read back (OAuth's are encrypted). */
+export interface Seal {
+  close(body: string): string;
+  /** Throws when the kept text cannot be opened with what this request brought. */
+  open(kept: string): string;
+}
+
+/** The record a key is kept under, per credential (spec, Limits: a key is the caller's own). */
+function keyId(scope: string, key: string): string {
+  if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
+    throw new ApiError(
+      'invalid_request',
+      `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters`,
+      'Idempotency-Key',
+    );
+  }
+  return sha256Hex(`${scope}\u0000${key}`);
 }
 
 /**

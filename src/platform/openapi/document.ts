@@ -107,17 +107,12 @@ const TAGS = [
 ];
 
 const WRITES = ['post', 'patch', 'delete'] as const;
-const OAUTH_PATHS = '/oauth/';
 
 // spec, Endpoints: "On POST, PATCH and DELETE the optional header Idempotency-Key applies". The
-// idempotency middleware serves every write, so the document says so once for all of them.
-// The OAuth endpoints are left out: they answer before that middleware (no workspace to keep the
-// answer in), and a token answer is never stored (RFC 6749 §5.1: no-store).
+// idempotency middleware serves every write, and the OAuth endpoints keep keys of their own
+// (src/oauth/idempotency.ts), so the document says so once for all of them.
 function withIdempotencyKey(doc: Document): Document {
-  for (const [path, item] of Object.entries(doc.paths ?? {})) {
-    if (path.startsWith(OAUTH_PATHS)) {
-      continue;
-    }
+  for (const item of Object.values(doc.paths ?? {})) {
     for (const verb of WRITES) {
       const op = item?.[verb];
       if (op) {
