@@ -65,7 +65,12 @@ export async function unsubscribe(api: SvcApi, id: string): Promise<void> {
   const url = `${api.base}/webhooks/${encodeURIComponent(id)}`;
   const res = await call(url, api.key, 'DELETE');
   if (res.status !== 404 && (res.status < 200 || res.status > 299)) {
-    throw new Error(`DELETE ${url} answered ${res.status}${describeError(res.body)}`);
+    // spec, Authentication 3: a read-only key may subscribe, and no other write.
+    const readOnly =
+      res.status === 403
+        ? ' (a read-only key may subscribe but not delete: the subscription stays until its key is revoked, or a delivery to it is answered 410)'
+        : '';
+    throw new Error(`DELETE ${url} answered ${res.status}${describeError(res.body)}${readOnly}`);
   }
 }
 

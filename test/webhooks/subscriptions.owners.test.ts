@@ -1,6 +1,7 @@
-// Who a subscription belongs to: the credential that made it lists, reads and deletes it;
-// revoking the key switches it off; a workspace holds at most 500. spec: Authentication 3–4.
+// Who a subscription belongs to: the credential that made it lists, reads and (with full access)
+// deletes it; revoking the key switches it off; a workspace holds at most 500. spec: Authentication 3–4.
 import { describe, expect, test } from 'vitest';
+import { expectError } from '../support/expect';
 import type { Harness, Json, TestWorkspace } from '../support/harness';
 import { walkPages } from '../support/pages';
 import {
@@ -25,7 +26,7 @@ const adminHooks = async (h: Harness, ws: TestWorkspace): Promise<Json[]> =>
   (await walkPages(h.admin, '/webhooks', { workspace_id: ws.id, limit: 200 })).data;
 
 describe('a subscription belongs to the credential that made it', () => {
-  test('a read-only key may subscribe, list, read and delete its own subscriptions', async () => {
+  test('a read-only key may subscribe, list and read its own subscriptions', async () => {
     const { ws } = await fresh();
     const created = await createWebhook(ws.read, { event: 'job.created', target_url: HOOK });
     expect(created.secret).toMatch(/^whsec_/);
@@ -40,10 +41,16 @@ describe('a subscription belongs to the credential that made it', () => {
     const got = await ws.read.get(`/webhooks/${created.id}`);
     expect(got.status).toBe(200);
     expect(got.body.id).toBe(created.id);
-    const gone = await ws.read.delete(`/webhooks/${created.id}`);
-    expect(gone.status).toBe(200);
-    expect(gone.body).toEqual({ id: created.id, object: 'webhook', deleted: true });
-    expect(await listIds(ws.read)).not.toContain(created.id);
+  });
+
+  // spec, Authentication 3: read only is "read and subscribe to webhooks; any other write
+  // answers 403 forbidden"; Endpoints: "Write operations with a read-only credential answer 403".
+  test('a read-only key deleting its own subscription is 403 forbidden, and the subscription stays', async () => {
+    const { ws } = await fresh();
+    const created = await createWebhook(ws.read, { event: 'job.created', target_url: HOOK });
+    expectError(await ws.read.delete(`/webhooks/${created.id}`), 403, 'forbidden');
+    expect(await listIds(ws.read)).toContain(created.id);
+    expect((await ws.read.get(`/webhooks/${created.id}`)).body.disabled_at).toBeNull();
   });
 
   test("the write key does not see the read key's subscriptions, and the other way round", async () => {
@@ -61,10 +68,10 @@ describe('a subscription belongs to the credential that made it', () => {
       const get = await client.get(`/webhooks/${id}`);
       expect(get.status).toBe(404);
       expect(get.body.error.code).toBe('not_found');
-      const del = await client.delete(`/webhooks/${id}`);
-      expect(del.status).toBe(404);
-      expect(del.body.error.code).toBe('not_found');
     }
+    // The write key may delete, but not what it cannot see; the read key deletes nothing (403).
+    expectError(await ws.api.delete(`/webhooks/${theirs.id}`), 404, 'not_found');
+    expectError(await ws.read.delete(`/webhooks/${mine.id}`), 403, 'forbidden');
     // the refused deletes removed nothing
     expect((await ws.api.get(`/webhooks/${mine.id}`)).status).toBe(200);
     expect((await ws.read.get(`/webhooks/${theirs.id}`)).status).toBe(200);
@@ -298,8 +305,8 @@ describe('a workspace holds at most 500 subscriptions (decisions.md)', () => {
     expect(repeat.body.data).toHaveLength(30);
 
     // Deleting one makes room for one.
-    const firstId = (await listIds(ws.read))[0] as string;
-    expect((await ws.read.delete(`/webhooks/${firstId}`)).status).toBe(200);
+    const firstId = (await listIds(ws.api))[0] as string;
+    expect((await ws.api.delete(`/webhooks/${firstId}`)).status).toBe(200);
     await createWebhook(ws.api, { event: 'job.created', target_url: hook('501') });
     expect(await adminHooks(h, ws)).toHaveLength(500);
   });

@@ -130,12 +130,10 @@ function withIdempotencyKey(doc: Document): Document {
 // scope=write. Operations that set their own security (the OAuth endpoints: none) keep it.
 function withWriteScope(doc: Document): Document {
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
-    if (path.startsWith('/webhooks')) {
-      continue;
-    }
     for (const verb of WRITES) {
       const op = item?.[verb];
-      if (op && op.security === undefined) {
+      const subscribing = path === '/webhooks' && verb === 'post';
+      if (op && op.security === undefined && !subscribing) {
         op.security = [{ bearerAuth: [] }, { apiKeyHeader: [] }, { oauth2: ['write'] }];
       }
     }

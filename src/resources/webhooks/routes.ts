@@ -8,11 +8,13 @@ import { wholeList } from '../../platform/paging';
 import {
   anyKeyChangeErrors,
   byId,
+  changeErrors,
   deletedResponse,
   jsonBody,
   readErrors,
   readOneErrors,
   recordId,
+  writeOnly,
 } from '../common/routing';
 import {
   EventDefinitionListSchema,
@@ -46,7 +48,7 @@ const list = createRoute({
   },
 });
 
-// No writeOnly: spec, Authentication 3, a read-only credential may subscribe.
+// No writeOnly: spec, Authentication 3, a read-only credential may subscribe (only that).
 const create = createRoute({
   method: 'post',
   path: '/webhooks',
@@ -83,8 +85,11 @@ const remove = createRoute({
   operationId: 'deleteWebhook',
   tags,
   summary: 'Delete a subscription; its deliveries still waiting are cancelled',
+  // spec, Authentication 3: read only is "read and subscribe to webhooks; any other write
+  // answers 403", and deleting a subscription is another write.
+  middleware: writeOnly,
   ...byId,
-  responses: { 200: deletedResponse(), ...anyKeyChangeErrors(true) },
+  responses: { 200: deletedResponse(), ...changeErrors(true) },
 });
 
 /** `bodies`: a delivery body of any event (each event's is a schema of the document). */
