@@ -256,9 +256,11 @@ describe('DELETE /invoices/{id}', () => {
     expectError(await ws.api.delete(`/invoices/${UNKNOWN}`), 404, 'not_found');
   });
 
-  // decisions.md, Invoices: deleting it would leave the payment naming an invoice that is gone.
-  test('a draft with an expected payment against it: 409, the draft and the payment stay', async () => {
-    const { ws } = await fresh();
+  // spec, States: "DELETE /invoices/{id} | status draft | deleted", with no other condition; the
+  // payment expected against it then sits on the job (spec, Payment: it applies to an invoice only
+  // when invoice_id names one).
+  test('a draft with an expected payment against it is deleted; the payment sits on the job', async () => {
+    const { h, ws } = await fresh();
     const job = await newJob(ws);
     const inv = await newInvoice(ws, { job_id: job.id });
     const payment = await ok(
@@ -271,9 +273,15 @@ describe('DELETE /invoices/{id}', () => {
       201,
     );
     expect((await invoiceOf(ws, inv.id)).status).toBe('draft');
-    expectError(await ws.api.delete(`/invoices/${inv.id}`), 409, 'conflict');
-    expect((await invoiceOf(ws, inv.id)).id).toBe(inv.id);
-    expect(idsOf(await get(ws.api, '/payments', { invoice_id: inv.id }))).toEqual([payment.id]);
+    await advance(h, 5);
+    const res = await ws.api.delete(`/invoices/${inv.id}`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toEqual({ id: inv.id, object: 'invoice', deleted: true });
+    expectError(await ws.api.get(`/invoices/${inv.id}`), 404, 'not_found');
+    const after = await ok(ws.api.get(`/payments/${payment.id}`));
+    expect(after).toEqual({ ...payment, invoice_id: null, updated_at: expect.any(String) });
+    expect(Date.parse(after.updated_at)).toBeGreaterThan(Date.parse(payment.updated_at));
+    expect(idsOf(await get(ws.api, '/payments', { job_id: job.id }))).toEqual([payment.id]);
   });
 });
 

@@ -271,17 +271,19 @@ export function deleteInvoice(ctx: ServiceContext, id: string): Invoice {
   if (invoice.status !== 'draft') {
     throw notDraft(invoice, 'deleted');
   }
-  // A draft may have expected payments recorded against it: deleting it would leave them
-  // naming an invoice that is gone.
-  for (const p of ctx.ws.values('payments')) {
-    if (p.invoice_id === id) {
-      throw new ApiError('conflict', 'payments are recorded against this invoice; void it instead');
-    }
-  }
+  // spec, States: a draft is deleted, whatever else. Payments still expected against it (any
+  // received would have moved it out of draft) then sit on the job, as a payment that names no
+  // invoice does (spec, Payment), rather than naming an invoice that is gone.
+  const now = ctx.clock.iso();
   ctx.ws.transaction((tx) => {
+    for (const p of tx.all('payments')) {
+      if (p.invoice_id === id) {
+        tx.put('payments', { ...p, invoice_id: null, updated_at: now });
+      }
+    }
     tx.delete('invoices', id);
     if (invoice.purpose === 'supplement') {
-      fillJobFigure(tx, { ...invoice, status: 'void' }, ctx.clock.iso());
+      fillJobFigure(tx, { ...invoice, status: 'void' }, now);
     }
   });
   return invoice;
