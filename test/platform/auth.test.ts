@@ -39,6 +39,28 @@ describe('credentials', () => {
     expect(res.body.error.code).toBe('unauthorized');
   });
 
+  // spec, Authentication 2: "Send it as Authorization: Bearer <API_KEY> or as X-API-Key:
+  // <API_KEY>; both work on every endpoint". An Authorization of another scheme is not one.
+  test("X-API-Key works beside an Authorization header of another scheme (a proxy's Basic)", async () => {
+    const { h, ws } = await setup();
+    const res = await h.anonymous.get('/ping', {
+      headers: { Authorization: 'Basic c3ZjOnN2Yw==', 'X-API-Key': ws.keys.write.key },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.workspace_id).toBe(ws.id);
+  });
+
+  test('a Bearer header is the credential: a wrong one beside a good X-API-Key is 401', async () => {
+    const { h, ws } = await setup();
+    for (const authorization of ['Bearer svc_live_wrong', 'Bearer']) {
+      const res = await h.anonymous.get('/ping', {
+        headers: { Authorization: authorization, 'X-API-Key': ws.keys.write.key },
+        invalid: true,
+      });
+      expect(res.status, authorization).toBe(401);
+    }
+  });
+
   test('a revoked key is 401 at once', async () => {
     const { h, ws } = await setup();
     expect((await ws.api.get('/ping')).status).toBe(200);

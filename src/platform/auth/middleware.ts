@@ -3,11 +3,13 @@ import { type AppEnv, appUrlFor, type Platform } from '../context';
 import { ApiError } from '../errors';
 import { identifyCredential } from './credentials';
 
+// spec, Authentication 2: Bearer or X-API-Key, "both work on every endpoint". A Bearer header is
+// the credential (a malformed one refused, never passed over for X-API-Key); an Authorization of
+// another scheme (a proxy's Basic) is not this API's, and is passed over for X-API-Key.
 function presentedToken(c: Context<AppEnv>): string | undefined {
   const authorization = c.req.header('Authorization');
-  if (authorization !== undefined) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    return match?.[1];
+  if (authorization !== undefined && /^Bearer(\s|$)/i.test(authorization)) {
+    return /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
   }
   return c.req.header('X-API-Key')?.trim() || undefined;
 }
