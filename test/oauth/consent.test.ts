@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { ok } from '../support/expect';
+import { hiddenFields } from '../support/forms';
 import { type Harness, harness, type Json } from '../support/harness';
 
 // The consent page, GET and POST {app_url}/oauth/authorize: spec, Authentication 5 and ### OAuth;
@@ -43,23 +44,6 @@ const authorizeQuery = (s: Setup, extra: Record<string, string | undefined> = {}
 async function page(s: Setup, extra: Record<string, string | undefined> = {}) {
   const res = await s.h.app.request(`/oauth/authorize?${authorizeQuery(s, extra)}`);
   return { res, html: await res.text() };
-}
-
-const fromHtml = (text: string) =>
-  text
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&');
-
-/** The hidden fields of the page's form, as the browser would post them. */
-function hiddenFields(html: string): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
-    fields[m[1] as string] = fromHtml(m[2] as string);
-  }
-  return fields;
 }
 
 const radios = (html: string) =>

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import * as oauth from 'oauth4webapi';
 import { AuthorizationCode } from 'simple-oauth2';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { hiddenFields } from '../support/forms';
 import { cleanup, http, type Server, startServe, tempDir } from '../support/spawn';
 
 // spec, OAuth and Authentication 5, as two OAuth clients people use find them: simple-oauth2
@@ -37,12 +38,11 @@ async function allow(authorizeUrl: string): Promise<URL> {
   const page = await fetch(authorizeUrl, { signal: AbortSignal.timeout(10_000) });
   const html = await page.text();
   expect(page.status, html).toBe(200);
-  const form = new URLSearchParams();
-  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
-    form.set(m[1] ?? '', unescapeHtml(m[2] ?? ''));
-  }
-  form.set('workspace_id', workspaceId);
-  form.set('decision', 'allow');
+  const form = new URLSearchParams({
+    ...hiddenFields(html, '/oauth/authorize'),
+    workspace_id: workspaceId,
+    decision: 'allow',
+  });
   const res = await fetch(`${server.url}/oauth/authorize`, {
     method: 'POST',
     body: form,
@@ -52,14 +52,6 @@ async function allow(authorizeUrl: string): Promise<URL> {
   expect(res.status).toBe(302);
   return new URL(res.headers.get('location') ?? '');
 }
-
-const unescapeHtml = (s: string) =>
-  s
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
 
 const ping = (token: string) => http(`${server.url}/v1/ping`, { key: token });
 

@@ -4,9 +4,10 @@
 // HTML svc wrote.
 import { expect } from 'vitest';
 import { ok } from '../../support/expect';
+import { hiddenFields, htmlText } from '../../support/forms';
 import { type Harness, harness, type Json, type TestWorkspace } from '../../support/harness';
 
-export { ok };
+export { hiddenFields, ok };
 
 export const UNKNOWN = '7b0c5b2e-5d2a-4b43-9d59-6a1f0b7f5a11';
 export const XSS = '<script>alert(1)</script>';
@@ -44,29 +45,6 @@ export async function submit(
     body: new URLSearchParams(fields).toString(),
   });
   return { status: res.status, headers: res.headers, html: await res.text() };
-}
-
-const htmlText = (s: string) =>
-  s
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
-
-/** The hidden fields of the form that posts to `action`. */
-export function hiddenFields(html: string, action: string): Record<string, string> {
-  const form = new RegExp(
-    `<form[^>]*action="${action.replace(/[.?]/g, '\\$&')}"[^>]*>([\\s\\S]*?)</form>`,
-  ).exec(html);
-  expect(form, `a form posting to ${action}`).not.toBeNull();
-  const out: Record<string, string> = {};
-  for (const m of (form?.[1] ?? '').matchAll(
-    /<input type="hidden" name="([^"]+)" value="([^"]*)"/g,
-  )) {
-    out[m[1] ?? ''] = htmlText(m[2] ?? '');
-  }
-  return out;
 }
 
 /** Every href of a page that stays on svc (a path, or an address on the harness's origin). */
