@@ -6,7 +6,8 @@ import { dollars, fresh, invoiceOf, newInvoice, newJob, ok, roundDiv } from './s
 // decisions.md, Invoices (Totals) and Money: each line is quantity × unit price rounded to the
 // cent; subtotal sums them; the discount (dollars, or a percent of the subtotal) comes off a
 // positive subtotal only, never below zero; tax is tax_rate % of the taxable lines less their
-// share of the discount (discount × taxable ÷ subtotal, at most the discount), never below zero;
+// share of the discount (discount × taxable ÷ subtotal, at most the discount, not rounded on its
+// own), never below zero;
 // total = subtotal − discount + tax; balance_due = total − paid, never below zero. Every figure is
 // rounded once, half away from zero. The model below works in integer cents from the integers
 // the generators drew, never from the numbers' text, so it shares nothing with svc's code.
@@ -115,11 +116,18 @@ function expected(c: Case): Expected {
   }
   let tax: bigint | null = null;
   if (c.rate !== undefined) {
+    // The base is taxable − share, share = d × taxable / subtotal capped at d, as the fraction
+    // num / den of cents: only the tax itself is rounded.
     const d = disc ?? 0n;
-    const share = taxable > 0n && d > 0n ? min(roundDiv(d * taxable, subtotal), d) : 0n;
-    const base = max(taxable - share, 0n);
-    // (rate/1000) % of base cents = base × rate / 100000
-    tax = roundDiv(base * BigInt(c.rate), 100_000n);
+    let num = max(taxable, 0n);
+    let den = 1n;
+    if (taxable > 0n && d > 0n) {
+      const capped = d * taxable >= d * subtotal;
+      num = capped ? max(taxable - d, 0n) : taxable * subtotal - d * taxable;
+      den = capped ? 1n : subtotal;
+    }
+    // (rate/1000) % of num/den cents = num × rate / (den × 100000)
+    tax = roundDiv(num * BigInt(c.rate), den * 100_000n);
   }
   return { subtotal, discount: disc, tax, total: subtotal - (disc ?? 0n) + (tax ?? 0n) };
 }
@@ -302,6 +310,25 @@ describe('invoice totals (examples)', () => {
       discount_amount: 50,
       tax_amount: 7.5,
       total_amount: 157.5,
+    });
+  });
+
+  test('the share of the discount is not rounded on its own: the tax is rounded once', async () => {
+    // 33.33 taxable of 100, discount 10: share 3.333, base 29.997, 8.25 % of it 2.4747525,
+    // so 2.47 (rounding the share to 3.33 first gave a base of 30 and a tax of 2.48).
+    const inv = await totals({
+      line_items: [
+        { name: 'taxed', unit_price: 33.33, taxable: true },
+        { name: 'labour', unit_price: 66.67 },
+      ],
+      discount_value: 10,
+      tax_rate: 8.25,
+    });
+    expect(inv).toMatchObject({
+      subtotal: 100,
+      discount_amount: 10,
+      tax_amount: 2.47,
+      total_amount: 92.47,
     });
   });
 

@@ -46,18 +46,13 @@ export function lineCents(quantity: number, unitPrice: number): bigint {
   return divRound(q.digits * p.digits * 100n, TEN ** BigInt(q.scale + p.scale));
 }
 
-/** `percent` % of an amount in cents, rounded once. */
-export function percentOf(cents: bigint, percent: number): bigint {
+/**
+ * `percent` % of an amount in cents, rounded once. The amount may be a fraction of cents,
+ * `cents / per` (per > 0), so that a figure made of a share is still rounded only at the end.
+ */
+export function percentOf(cents: bigint, percent: number, per = 1n): bigint {
   const p = decimalOf(percent);
-  return divRound(cents * p.digits, 100n * TEN ** BigInt(p.scale));
-}
-
-/** cents × part / whole, rounded once (a share of an amount); 0 when whole is 0. */
-export function shareOf(cents: bigint, part: bigint, whole: bigint): bigint {
-  if (whole === 0n) {
-    return 0n;
-  }
-  return whole < 0n ? divRound(-cents * part, -whole) : divRound(cents * part, whole);
+  return divRound(cents * p.digits, per * 100n * TEN ** BigInt(p.scale));
 }
 
 /** Cents as the JSON number of dollars the API shows (the nearest double to the decimal). */

@@ -1,12 +1,4 @@
-import {
-  dollars,
-  lineCents,
-  maxCents,
-  minCents,
-  percentOf,
-  shareOf,
-  toCents,
-} from '../common/cents';
+import { dollars, lineCents, maxCents, minCents, percentOf, toCents } from '../common/cents';
 import type { Invoice } from './schema';
 
 type Terms = Pick<Invoice, 'line_items' | 'tax_rate' | 'discount_type' | 'discount_value'>;
@@ -38,13 +30,29 @@ export function invoiceCents(terms: Terms) {
   }
   let tax: bigint | null = null;
   if (terms.tax_rate !== null) {
-    // The taxable lines' share of the discount, never more than the discount itself.
-    const share =
-      taxable <= 0n ? 0n : minCents(shareOf(discount ?? 0n, taxable, subtotal), discount ?? 0n);
-    const base = maxCents(taxable - share, 0n);
-    tax = percentOf(base, terms.tax_rate);
+    const [base, per] = taxedBase(taxable, subtotal, discount ?? 0n);
+    tax = percentOf(base, terms.tax_rate, per);
   }
   return { subtotal, discount, tax, total: subtotal - (discount ?? 0n) + (tax ?? 0n) };
+}
+
+/**
+ * What tax is on, as cents / per: the taxable lines less their share of the discount (discount ×
+ * taxable ÷ subtotal, never more than the discount), never below zero. The share is a fraction of
+ * cents, left unrounded so the tax is rounded once (decisions.md, Money). A discount is only ever
+ * taken from a positive subtotal, which it never passes.
+ */
+function taxedBase(taxable: bigint, subtotal: bigint, discount: bigint): [bigint, bigint] {
+  if (taxable <= 0n) {
+    return [0n, 1n];
+  }
+  if (discount === 0n) {
+    return [taxable, 1n];
+  }
+  if (taxable >= subtotal) {
+    return [maxCents(taxable - discount, 0n), 1n]; // the share is capped at the discount
+  }
+  return [taxable * (subtotal - discount), subtotal];
 }
 
 /** The figures GET shows, given what has been paid on the invoice (in cents). */
