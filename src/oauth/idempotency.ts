@@ -43,8 +43,12 @@ export function sealWith(clientSecret: string, idempotencyKey: string): Seal {
 /**
  * What makes two requests the same: the endpoint and its parameters by what they say, whether
  * sent form-encoded or as JSON, in any order (as the API compares a JSON body by its content).
+ * The client's credentials are not among them: the key is the app's own, checked before, and a
+ * retry may send them as HTTP Basic or in the body (RFC 6749 §2.3.1, two ways of one request).
  */
 export function requestPrint(path: string, fields: Record<string, string>): string {
-  const sorted = Object.entries(fields).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const sorted = Object.entries(fields)
+    .filter(([name]) => name !== 'client_id' && name !== 'client_secret')
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return createHash('sha256').update(`POST ${path}\n`).update(JSON.stringify(sorted)).digest('hex');
 }

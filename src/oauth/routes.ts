@@ -1,10 +1,10 @@
-import { createRoute, OpenAPIHono, type z } from '@hono/zod-openapi';
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv, Platform } from '../platform/context';
 import { ApiError } from '../platform/errors';
 import { errorResponse } from '../platform/errors/handler';
 import type { Idempotency, KeptAnswer } from '../platform/idempotency';
-import { errorResponses } from '../platform/openapi/responses';
+import { errorResponses, standardHeaders } from '../platform/openapi/responses';
 import { OAuthError, type OAuthErrorCode } from './errors';
 import { requestPrint, sealWith } from './idempotency';
 import type { OAuthApp } from './records';
@@ -24,9 +24,25 @@ import { authenticateClient, type ClientCredentials, refresh, revoke, tradeCode 
 
 const FORM = 'application/x-www-form-urlencoded';
 
+// Every answer here is never cached (RFC 6749 §5.1) and carries the platform's headers; a replay
+// of a keyed request says so (spec, Limits); a client refused is told how to authenticate.
+const oauthHeaders = standardHeaders.extend({
+  'Cache-Control': z.string().optional().openapi({ description: '`no-store`' }),
+  Pragma: z.string().optional().openapi({ description: '`no-cache`' }),
+});
+const refusedClientHeaders = oauthHeaders.extend({
+  'WWW-Authenticate': z.string().optional().openapi({ description: '`Basic realm="svc"`' }),
+});
+
+const oauthAnswerDoc = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  headers: oauthHeaders,
+  content: { 'application/json': { schema } },
+});
+
 const oauthError = (...codes: OAuthErrorCode[]) => ({
-  description: `OAuth error: ${codes.join(', ')}`,
-  content: { 'application/json': { schema: OAuthErrorSchema } },
+  ...oauthAnswerDoc(OAuthErrorSchema, `OAuth error: ${codes.join(', ')}`),
+  ...(codes.includes('invalid_client') ? { headers: refusedClientHeaders } : {}),
 });
 
 const bodyOf = <T extends z.ZodType>(schema: T) => ({
@@ -43,10 +59,7 @@ const tokenRoute = createRoute({
   security: [],
   request: { body: bodyOf(TokenRequestSchema) },
   responses: {
-    200: {
-      description: 'The access token (sent with Cache-Control: no-store)',
-      content: { 'application/json': { schema: OAuthTokenSchema } },
-    },
+    200: oauthAnswerDoc(OAuthTokenSchema, 'The access token'),
     400: oauthError('invalid_request', 'invalid_grant', 'unsupported_grant_type'),
     401: oauthError('invalid_client'),
     409: oauthError('conflict'),
@@ -65,10 +78,10 @@ const revokeRoute = createRoute({
   security: [],
   request: { body: bodyOf(RevokeRequestSchema) },
   responses: {
-    200: {
-      description: 'Revoked, or nothing to revoke (an unknown token is answered alike)',
-      content: { 'application/json': { schema: OAuthRevokedSchema } },
-    },
+    200: oauthAnswerDoc(
+      OAuthRevokedSchema,
+      'Revoked, or nothing to revoke (an unknown or missing token is answered alike)',
+    ),
     400: oauthError('invalid_request'),
     401: oauthError('invalid_client'),
     409: oauthError('conflict'),
@@ -223,10 +236,13 @@ function tokenAct(rt: Rt, fields: Fields): Act {
 // the authorization server and does not influence the revocation response". §2.2: the body of
 // the 200 is for the client to ignore, and it is `{}` so that clients that read every answer as
 // JSON can (simple-oauth2's revoke threw on an empty one).
+// spec, OAuth: "Always 200 for a known app": a request that names no token revokes nothing.
 function revokeAct(rt: Rt, fields: Fields): Act {
-  const token = required(fields, 'token');
+  const token = fields.token;
   return (app) => {
-    revoke(rt, app, token);
+    if (token !== undefined && token !== '') {
+      revoke(rt, app, token);
+    }
     return {};
   };
 }

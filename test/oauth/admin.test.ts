@@ -189,5 +189,13 @@ describe('the OpenAPI document', () => {
     // RFC 7009 §2.2: the 200 of a revocation is a JSON body, an empty object.
     const revoked = doc.paths['/oauth/revoke']?.post?.responses as Record<string, unknown>;
     expect(JSON.stringify(revoked['200'])).toContain('#/components/schemas/OAuthRevoked');
+    // spec, Limits: a replay carries Idempotent-Replayed: true; RFC 6749 §5.1: never cached.
+    const answers = token.responses as Record<string, { headers?: Record<string, unknown> }>;
+    for (const status of ['200', '400', '401', '409']) {
+      expect(Object.keys(answers[status]?.headers ?? {}), status).toEqual(
+        expect.arrayContaining(['Idempotent-Replayed', 'Cache-Control', 'Pragma']),
+      );
+    }
+    expect(Object.keys(answers['401']?.headers ?? {})).toContain('WWW-Authenticate');
   });
 });

@@ -3,6 +3,7 @@ import { ok } from '../support/expect';
 import type { Reply } from '../support/harness';
 import {
   advance,
+  basic,
   CALLBACK,
   clientFields,
   code,
@@ -83,6 +84,19 @@ describe('Idempotency-Key on POST /oauth/token', () => {
       }),
       headers: { 'Content-Type': 'application/json', ...keyed('k') },
     });
+    expectReplayOf(first, again);
+  });
+
+  test('the retry sends the client as HTTP Basic instead of in the body: the same request, replayed', async () => {
+    const r = await rig();
+    const c = code(r);
+    const first = await tradeKeyed(r, c, 'k');
+    const again = await postForm(
+      r.h,
+      '/oauth/token',
+      { grant_type: 'authorization_code', code: c, redirect_uri: CALLBACK },
+      { ...keyed('k'), Authorization: basic(r.app.client_id, r.app.client_secret) },
+    );
     expectReplayOf(first, again);
   });
 

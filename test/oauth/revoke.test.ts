@@ -158,12 +158,24 @@ describe('POST /oauth/revoke', () => {
     }
   });
 
-  test('no token: 400 invalid_request', async () => {
+  // spec, OAuth: revoke is "Always 200 for a known app; 401 for unknown app or wrong secret".
+  test('no token, or an empty one, from a known app: 200 {}, and nothing is revoked', async () => {
+    const r = await rig();
+    const t = await connect(r);
+    for (const fields of [{}, { token: '' }] as Record<string, string>[]) {
+      const res = await postForm(r.h, '/oauth/revoke', { ...fields, ...clientFields(r.app) });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body).toEqual({});
+    }
+    expect((await r.h.as(t.access_token).get('/ping')).status).toBe(200);
+  });
+
+  test('no token from an unknown app: 401 invalid_client', async () => {
     const r = await rig();
     const res = await postForm(r.h, '/oauth/revoke', {
       client_id: r.app.client_id,
-      client_secret: r.app.client_secret,
+      client_secret: 'svc_ocs_wrong',
     });
-    expectOAuthError(res, 400, 'invalid_request');
+    expectOAuthError(res, 401, 'invalid_client');
   });
 });
