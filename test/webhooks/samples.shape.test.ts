@@ -170,7 +170,12 @@ describe('GET /webhooks/samples/{event}', () => {
   test.each([
     ['pin.created', 'pin', (_d: Json) => true],
     ['pin.result_changed', 'pin', (d: Json) => d.knock_result !== null],
-    ['storm_list.ready', 'storm_list', (d: Json) => ['ready', 'partial'].includes(d.status)],
+    // spec, States: storm_list.ready is emitted when a list finishes building, failed included.
+    [
+      'storm_list.ready',
+      'storm_list',
+      (d: Json) => ['ready', 'partial', 'failed'].includes(d.status),
+    ],
   ])(
     '%s on a demo workspace: records of its kind the event could be about',
     async (event, object, about) => {
