@@ -1,6 +1,8 @@
-// The floor for the HTTP read benchmarks: a bare Hono route answering the stored records of one
+// The floor for the HTTP benchmarks: a bare Hono route answering the stored records of one
 // collection of a data file as they are, with no credential, rate limit, log, validation or
-// presentation. Usage: node bench/bare-records-server.mjs DATA_FILE WORKSPACE_ID [COLLECTION]
+// presentation; and a POST that parses the body and keeps it in memory, answering it with an id
+// (nothing durable). Usage: node bench/bare-records-server.mjs DATA_FILE WORKSPACE_ID [COLLECTION]
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
@@ -18,7 +20,12 @@ const app = new Hono()
   })
   .get(`/v1/${coll}`, (c) =>
     c.json({ object: 'list', data: newest.slice(0, 50), has_more: true, next_cursor: null }),
-  );
+  )
+  .post(`/v1/${coll}`, async (c) => {
+    const rec = { id: randomUUID(), ...(await c.req.json()), created_at: new Date().toISOString() };
+    byId.set(rec.id, rec);
+    return c.json(rec, 201);
+  });
 
 serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
   console.log(`bare listening on http://127.0.0.1:${info.port}`);

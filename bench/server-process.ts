@@ -42,8 +42,18 @@ export interface Started {
  * Starts a server and waits for its ready line. What it prints before is kept for the error
  * when it never gets there; after, its standard error goes to ours and the rest is let go.
  */
-export function start(args: string[], readyWithinMs = 120_000): Promise<Started> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+export function start(
+  args: string[],
+  readyWithinMs = 120_000,
+  opts: { cpu?: string | undefined } = {},
+): Promise<Started> {
+  // taskset execs node, so the pid is the server's own.
+  const child =
+    opts.cpu === undefined
+      ? spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn('taskset', ['-c', opts.cpu, process.execPath, ...args], {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
   live.add(child);
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code) => {
