@@ -7,7 +7,7 @@ import type { Cursors } from '../paging/cursors';
 import type { ListQuery } from '../paging/query';
 import type { Body, EventDecl, Events, FilterDef } from './events';
 import type { SeedStep } from './seed';
-import { ShownTexts } from './texts';
+import { ShownJson } from './shown-json';
 
 export * from './events';
 export * from './seed';
@@ -69,10 +69,10 @@ export interface Records<K extends Coll = Coll, Out = Body> {
   presentAll(ctx: ServiceContext): Of<RecordIn<K>, Out>;
   /** Whether the API sees the record (not deleted, not on a deleted job, ...). */
   visible(ctx: ServiceContext, rec: RecordIn<K>): boolean;
-  /** A record's JSON text as GET answers it: made once, again when what it shows moves. */
-  text(ctx: ServiceContext, rec: RecordIn<K>): string;
-  /** `text` for the records of one answer. */
-  texts(ctx: ServiceContext): Of<RecordIn<K>, string>;
+  /** A record's JSON as GET answers it, in UTF-8: made once, again when what it shows moves. */
+  json(ctx: ServiceContext, rec: RecordIn<K>): Buffer<ArrayBuffer>;
+  /** `json` for the records of one answer. */
+  jsons(ctx: ServiceContext): Of<RecordIn<K>, Buffer<ArrayBuffer>>;
 }
 
 /**
@@ -92,13 +92,13 @@ export function defineRecords<K extends Coll, Out>(spec: {
    */
   keptFor?(ctx: ServiceContext): number;
 }): Records<K, Out> {
-  let kept = new ShownTexts<RecordIn<K>>(spec.reads);
+  let kept = new ShownJson<RecordIn<K>>(spec.reads);
   let span: number | undefined;
   const keptNow = (ctx: ServiceContext) => {
     const now = spec.keptFor?.(ctx);
     if (now !== span) {
       span = now;
-      kept = new ShownTexts<RecordIn<K>>(spec.reads);
+      kept = new ShownJson<RecordIn<K>>(spec.reads);
     }
     return kept;
   };
@@ -109,8 +109,8 @@ export function defineRecords<K extends Coll, Out>(spec: {
     present: spec.present,
     presentAll,
     visible: spec.visible,
-    text: (ctx, rec) => keptNow(ctx).text(ctx, rec, () => spec.present(ctx, rec)),
-    texts: (ctx) => keptNow(ctx).texts(ctx, presentAll(ctx)),
+    json: (ctx, rec) => keptNow(ctx).json(ctx, rec, () => spec.present(ctx, rec)),
+    jsons: (ctx) => keptNow(ctx).jsons(ctx, presentAll(ctx)),
   };
 }
 

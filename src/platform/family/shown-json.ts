@@ -2,61 +2,72 @@ import type { WorkspaceCollections } from '../../store';
 import type { Name } from '../../store/collections';
 import type { ServiceContext } from '../context';
 
-// About 64 MB of text at most (a job is about 2 KB of JSON: some 16,000 jobs).
-const MAX_CHARS = 32 * 1024 * 1024;
+// About 64 MB of JSON at most (a job is about 2 KB of it: some 30,000 jobs).
+const MAX_BYTES = 64 * 1024 * 1024;
 
-interface Text {
+interface Shown {
   stamp: number;
   appUrl: string;
-  text: string;
+  json: Buffer<ArrayBuffer>;
 }
 
 /**
- * The JSON text of records as the API shows them, made once and kept while nothing it was made
- * from changes. Records are immutable (a change makes a new object), so one record object, the
- * versions of the other collections its presentation reads, and the base URL of its links name
- * one text. Making a page of 50 jobs' text again for every read was most of what a list cost.
- * Bounded: past MAX_CHARS it starts again empty rather than keep a text for every record.
+ * The JSON of records as the API shows them, as the UTF-8 bytes an answer sends, made once and
+ * kept while nothing it was made from changes. Records are immutable (a change makes a new
+ * object), so one record object, the versions of the other collections its presentation reads,
+ * and the base URL of its links name one text. Making a page of 50 jobs' text again for every
+ * read was most of what a list cost; kept as text, joining and encoding it again was most of the
+ * rest (issue 35). Bounded: past MAX_BYTES it starts again empty rather than keep every record's.
  */
-export class ShownTexts<R extends object> {
+export class ShownJson<R extends object> {
   readonly #reads: readonly Name<WorkspaceCollections>[];
-  readonly #texts = new Map<R, Text>();
-  #chars = 0;
+  readonly #kept = new Map<R, Shown>();
+  #bytes = 0;
 
   /** `reads`: every collection, besides the record's own, that its presentation looks at. */
   constructor(reads: readonly Name<WorkspaceCollections>[]) {
     this.#reads = reads;
   }
 
-  text(ctx: ServiceContext, rec: R, present: () => unknown): string {
-    return this.#text(this.#stamp(ctx), ctx.appUrl, rec, present);
+  json(ctx: ServiceContext, rec: R, present: () => unknown): Buffer<ArrayBuffer> {
+    return this.#json(this.#stamp(ctx), ctx.appUrl, rec, present);
   }
 
   /**
-   * `text` for the records of one answer: the versions are read once, not once a record (nothing
+   * `json` for the records of one answer: the versions are read once, not once a record (nothing
    * commits while an answer is made).
    */
-  texts(ctx: ServiceContext, present: (rec: R) => unknown): (rec: R) => string {
+  jsons(ctx: ServiceContext, present: (rec: R) => unknown): (rec: R) => Buffer<ArrayBuffer> {
     const stamp = this.#stamp(ctx);
-    return (rec) => this.#text(stamp, ctx.appUrl, rec, () => present(rec));
+    return (rec) => this.#json(stamp, ctx.appUrl, rec, () => present(rec));
   }
 
-  #text(stamp: number | undefined, appUrl: string, rec: R, present: () => unknown): string {
-    const kept = this.#texts.get(rec);
+  #json(
+    stamp: number | undefined,
+    appUrl: string,
+    rec: R,
+    present: () => unknown,
+  ): Buffer<ArrayBuffer> {
+    const kept = this.#kept.get(rec);
     if (kept && kept.stamp === stamp && kept.appUrl === appUrl) {
-      return kept.text;
+      return kept.json;
     }
     const text = JSON.stringify(present());
-    if (stamp !== undefined) {
-      this.#chars -= kept?.text.length ?? 0;
-      if (this.#chars + text.length > MAX_CHARS) {
-        this.#texts.clear();
-        this.#chars = 0;
-      }
-      this.#chars += text.length;
-      this.#texts.set(rec, { stamp, appUrl, text });
+    if (stamp === undefined) {
+      return Buffer.from(text);
     }
-    return text;
+    // A buffer of its own: one cut from Node's shared pool would keep the pool's other 8 KB
+    // alive as long as the record's text is kept.
+    const json = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+    json.write(text);
+    this.#bytes -= kept?.json.length ?? 0;
+    if (this.#bytes + json.length > MAX_BYTES) {
+      this.#kept.clear();
+      this.#bytes = 0;
+    }
+    this.#bytes += json.length;
+    this.#kept.set(rec, { stamp, appUrl, json });
+    return json;
   }
 
   /** The sum of the versions read: it grows with any change to any of them. */

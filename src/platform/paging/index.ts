@@ -63,17 +63,17 @@ function nextCursor<R extends Rec>(
 }
 
 /**
- * listBody as JSON text, from the JSON text of each record (see ShownTexts): the same bytes
- * JSON.stringify of listBody would give.
+ * listBody as JSON in UTF-8, from the kept JSON of each record (see ShownJson): the same bytes
+ * JSON.stringify of listBody would give, put together without a string of the whole page.
  */
-export function listText<R extends Rec>(
+export function listJson<R extends Rec>(
   rt: Pick<Platform, 'cursors'>,
   ctx: ServiceContext,
   list: string,
   page: { items: R[]; hasMore: boolean },
-  text: (rec: R) => string,
-): string {
-  return pageText(page.items.map(text), page.hasMore, nextCursor(rt, ctx, list, page));
+  json: (rec: R) => Buffer<ArrayBuffer>,
+): Buffer<ArrayBuffer> {
+  return pageJson(page.items.map(json), page.hasMore, nextCursor(rt, ctx, list, page));
 }
 
 /** A list that is not paged (lookups, searches): everything in one page. */
@@ -81,8 +81,25 @@ export function wholeList<T>(data: T[]): ListBody<T> {
   return { object: 'list', data, has_more: false, next_cursor: null };
 }
 
-/** wholeList as JSON text, from the JSON text of each record. */
-export const wholeListText = (texts: string[]): string => pageText(texts, false, null);
+/** wholeList as JSON in UTF-8, from the JSON of each record. */
+export const wholeListJson = (jsons: Buffer<ArrayBuffer>[]): Buffer<ArrayBuffer> =>
+  pageJson(jsons, false, null);
 
-const pageText = (texts: string[], hasMore: boolean, cursor: string | null): string =>
-  `{"object":"list","data":[${texts.join(',')}],"has_more":${hasMore},"next_cursor":${JSON.stringify(cursor)}}`;
+const LIST_HEAD = Buffer.from('{"object":"list","data":[');
+const COMMA = Buffer.from(',');
+
+function pageJson(
+  jsons: Buffer<ArrayBuffer>[],
+  hasMore: boolean,
+  cursor: string | null,
+): Buffer<ArrayBuffer> {
+  const parts: Buffer<ArrayBuffer>[] = [LIST_HEAD];
+  for (let i = 0; i < jsons.length; i++) {
+    if (i > 0) {
+      parts.push(COMMA);
+    }
+    parts.push(jsons[i] as Buffer<ArrayBuffer>);
+  }
+  parts.push(Buffer.from(`],"has_more":${hasMore},"next_cursor":${JSON.stringify(cursor)}}`));
+  return Buffer.concat(parts);
+}

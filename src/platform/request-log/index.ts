@@ -67,15 +67,22 @@ function loggedHeaders(c: Context<AppEnv>): Record<string, string> {
  */
 function madeResponse(res: Response): LoggedResponse | undefined {
   const cache = (res as unknown as Record<symbol, unknown>)[adapterCache(res)];
-  if (!Array.isArray(cache) || typeof cache[1] !== 'string') {
+  if (!Array.isArray(cache)) {
     return undefined;
   }
+  const body: unknown = cache[1];
   const headers: unknown = cache[2];
   const type =
     headers instanceof Headers
       ? headers.get('Content-Type')
       : (headers as Record<string, string> | undefined)?.['Content-Type'];
-  return (type ?? '').startsWith('application/json') ? { json: cache[1] } : { text: cache[1] };
+  const json = (type ?? '').startsWith('application/json');
+  if (typeof body === 'string') {
+    return json ? { json: body } : { text: body };
+  }
+  // Kept presentations are answered as their UTF-8 bytes (see ShownJson): the log decodes only
+  // what a line keeps of them.
+  return json && body instanceof Uint8Array ? { jsonBytes: body } : undefined;
 }
 
 /**

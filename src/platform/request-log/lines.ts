@@ -21,8 +21,11 @@ export interface LoggedRequest {
   fault?: string;
 }
 
-/** A response as the middleware hands it over: the JSON text `c.json` sent, or other text. */
-export type LoggedResponse = { json: string } | { text: string };
+/**
+ * A response as the middleware hands it over: the JSON text `c.json` sent, JSON sent as UTF-8
+ * bytes (kept presentations), or other text.
+ */
+export type LoggedResponse = { json: string } | { jsonBytes: Uint8Array } | { text: string };
 
 /** What the middleware hands over: the entry but its id, with the response as it was sent. */
 export type NewEntry = Omit<LoggedRequest, 'id' | 'response_body' | 'response_body_truncated'> & {
@@ -66,14 +69,45 @@ export function cap(text: string, most = BODY_CAP): { text: string; truncated: b
 }
 
 /**
+ * `cap` of the text that UTF-8 `bytes` hold, decoding no more of them than it keeps: a page of 50
+ * jobs is 100 KB, of which a line keeps 4.
+ */
+export function capBytes(bytes: Uint8Array, most = BODY_CAP): { text: string; truncated: boolean } {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (buffer.length <= most) {
+    return { text: buffer.toString('utf8'), truncated: false };
+  }
+  let end = most;
+  while (end > 0 && ((buffer[end] as number) & 0xc0) === 0x80) {
+    end -= 1; // a continuation byte: the character started before
+  }
+  return { text: buffer.toString('utf8', 0, end), truncated: true };
+}
+
+/** What of a response a line keeps, its answer cap applied. */
+function keptBody(method: string, status: number, response: LoggedResponse) {
+  if ('jsonBytes' in response) {
+    const bytes = response.jsonBytes;
+    return capBytes(bytes, answerCap(method, status, bytes));
+  }
+  const sent = 'json' in response ? response.json : response.text;
+  return cap(sent, answerCap(method, status, sent));
+}
+
+/**
  * How much of an answer a line keeps. Only a GET's successful list page is cut to LIST_CAP: error
  * answers stay whole (coverage reads their code, an envelope is far under 16 KB), and so does any
  * write's answer, a list included (POST /webhooks with `events`), whose ids replay and coverage read.
  */
-export const answerCap = (method: string, status: number, body: string): number =>
-  method === 'GET' && status >= 200 && status < 300 && body.startsWith(LIST_START)
-    ? LIST_CAP
-    : BODY_CAP;
+export const answerCap = (method: string, status: number, body: string | Uint8Array): number =>
+  method === 'GET' && status >= 200 && status < 300 && startsList(body) ? LIST_CAP : BODY_CAP;
+
+const LIST_START_BYTES = Buffer.from(LIST_START);
+const startsList = (body: string | Uint8Array): boolean =>
+  typeof body === 'string'
+    ? body.startsWith(LIST_START)
+    : body.length >= LIST_START_BYTES.length &&
+      LIST_START_BYTES.equals(body.subarray(0, LIST_START_BYTES.length));
 
 // A line starts with the filter fields, up to `query`, so that a start reads only those.
 const FILTER_END = ',"query":';
@@ -101,8 +135,7 @@ export function lineOf(id: string, entry: NewEntry): [text: string, raw: string 
     `,"request_headers":${JSON.stringify(entry.request_headers)}` +
     `,"request_body":${JSON.stringify(entry.request_body)}` +
     `,"request_body_truncated":${entry.request_body_truncated}`;
-  const sent = 'json' in entry.response ? entry.response.json : entry.response.text;
-  const body = cap(sent, answerCap(entry.method, entry.status, sent));
+  const body = keptBody(entry.method, entry.status, entry.response);
   if (body.text === '') {
     return [`${head},"response_body_truncated":false,"response_body":null}`, undefined];
   }

@@ -14,7 +14,7 @@ import {
   writeErrors,
 } from '../../platform/openapi/responses';
 import { DeletedSchema } from '../../platform/openapi/schemas';
-import { type ListBody, listText, pageStart, wholeListText } from '../../platform/paging';
+import { type ListBody, listJson, pageStart, wholeListJson } from '../../platform/paging';
 import type { Position, Rec } from '../../store';
 
 // decisions.md: any text is an id to look up, and one of another form than a UUID names no
@@ -93,14 +93,14 @@ export const anyKeyChangeErrors = (one = false) =>
 
 export const deletedResponse = () => jsonResponse(DeletedSchema, 'Deleted confirmation');
 
-// Answers are made from each record's kept JSON text (Records.text): presenting and serialising
-// the same records again for every read was most of what a read cost.
+// Answers are made from each record's kept JSON (Records.json): presenting and serialising the
+// same records again for every read was most of what a read cost.
 
-/** What an answer reads of a family's records (see Records): their text, typed as presented. */
+/** What an answer reads of a family's records (see Records): their JSON, typed as presented. */
 interface Shown<R, Out> {
   present(ctx: ServiceContext, rec: R): Out;
-  text(ctx: ServiceContext, rec: R): string;
-  texts(ctx: ServiceContext): (rec: R) => string;
+  json(ctx: ServiceContext, rec: R): Buffer<ArrayBuffer>;
+  jsons(ctx: ServiceContext): (rec: R) => Buffer<ArrayBuffer>;
 }
 
 /** One record, as GET shows it. */
@@ -109,7 +109,7 @@ export const recordAnswer = <R extends Rec, Out, S extends ContentfulStatusCode>
   records: Shown<R, Out>,
   rec: R,
   status: S,
-) => jsonText<Out, S>(c, records.text(c.get('ctx'), rec), status);
+) => jsonText<Out, S>(c, records.json(c.get('ctx'), rec), status);
 
 /**
  * A page of `list`: the cursor decoded for this workspace and list, the records scanned from
@@ -125,7 +125,7 @@ export function pageAnswer<R extends Rec, Out>(
 ) {
   const ctx = c.get('ctx');
   const page = scan(pageStart(deps, ctx, list, q));
-  return jsonText<ListBody<Out>, 200>(c, listText(deps, ctx, list, page, records.texts(ctx)), 200);
+  return jsonText<ListBody<Out>, 200>(c, listJson(deps, ctx, list, page, records.jsons(ctx)), 200);
 }
 
 /** Records in one list that is not paged (searches). */
@@ -133,7 +133,7 @@ export const wholeAnswer = <R extends Rec, Out>(
   c: Context<AppEnv>,
   records: Shown<R, Out>,
   found: R[],
-) => jsonText<ListBody<Out>, 200>(c, wholeListText(found.map(records.texts(c.get('ctx')))), 200);
+) => jsonText<ListBody<Out>, 200>(c, wholeListJson(found.map(records.jsons(c.get('ctx')))), 200);
 
 /**
  * spec, Errors: a known path with the wrong verb is 405. A static path that sits where a
