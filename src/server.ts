@@ -249,7 +249,7 @@ function parseInBackground(store: Store, log: (line: string) => void): () => voi
       log(`svc: ${(err as Error).message}`);
     }
   };
-  if (store.unparsed > 0) {
+  if (store.waiting > 0) {
     setTimeout(step, PARSE_AFTER_MS).unref();
   }
   return () => {

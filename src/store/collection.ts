@@ -1,16 +1,16 @@
 import { createdAt, OrderIndex } from './order';
-import type { Rec } from './types';
+import { type Rec, SpanRecords } from './types';
 
 /** One collection of one scope in memory: records by id, and their order once a list asks. */
 export class Collection {
   #byId: Map<string, Rec> | undefined;
-  #loaded: Record<string, Rec> | Map<string, Rec> | undefined;
+  #loaded: Record<string, Rec> | SpanRecords | undefined;
   #order: OrderIndex | undefined;
   /** Counts the changes applied: what was made from this collection's records is stale once it moves. */
   version = 0;
 
   /** `loaded`: the records as the data file holds them, turned into a Map on first use. */
-  constructor(loaded?: Record<string, Rec> | Map<string, Rec>) {
+  constructor(loaded?: Record<string, Rec> | Map<string, Rec> | SpanRecords) {
     if (loaded instanceof Map) {
       this.#byId = loaded;
     } else {
@@ -18,9 +18,18 @@ export class Collection {
     }
   }
 
+  /** Whether its records are still the data file's bytes (see SpanRecords). */
+  get unparsed(): boolean {
+    return this.#loaded instanceof SpanRecords;
+  }
+
   get byId(): Map<string, Rec> {
     if (this.#byId === undefined) {
-      this.#byId = new Map(this.#loaded ? Object.entries(this.#loaded) : []);
+      const loaded = this.#loaded;
+      this.#byId =
+        loaded instanceof SpanRecords
+          ? loaded.parse()
+          : new Map(loaded ? Object.entries(loaded) : []);
       this.#loaded = undefined;
     }
     return this.#byId;

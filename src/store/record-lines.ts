@@ -1,4 +1,4 @@
-import type { LoadedScope, RawRecord } from './types';
+import type { RawRecord } from './types';
 
 // A collection of the data file is `{`, then `\n"<id>":<json>` lines separated by commas, then
 // `}`: a record a line, as fold.ts writes it. Read here at start (a workspace parsed a line at a
@@ -13,44 +13,41 @@ const OPEN = 0x7b;
 const CLOSE = 0x7d;
 
 /**
- * A workspace's records parsed a line at a time, each collection's span being `{`, then
- * `\n"<id>":<json>` lines separated by commas, then `}` (a record a line, as fold.ts writes it).
- * Why: parsing the workspace as one text held that text (as large as the workspace's bytes)
- * beside the bytes and the records made from it, a start's peak memory; a line at a time holds
- * one record's text. Undefined when a span is not in that shape (the caller parses it whole).
+ * A collection's records parsed a line at a time, its span being `{`, then `\n"<id>":<json>`
+ * lines separated by commas, then `}` (a record a line, as fold.ts writes it). Why: parsing a
+ * workspace as one text held that text (as large as the workspace's bytes) beside the bytes and
+ * the records made from it, a start's peak memory; a line at a time holds one record's text.
+ * Undefined when the span is not in that shape (the caller parses it whole).
  */
-export function recordsByLine(
+export function recordsOfSpan(
   bytes: Buffer,
-  collections: Readonly<Record<string, readonly [number, number]>>,
-): LoadedScope | undefined {
-  const out: LoadedScope = {};
+  start: number,
+  end: number,
+): Map<string, RawRecord> | undefined {
+  if (bytes[start] !== OPEN || bytes[start + 1] !== NEWLINE || bytes[end - 1] !== CLOSE) {
+    return undefined;
+  }
+  const records = new Map<string, RawRecord>();
   try {
-    for (const [name, [start, end]] of Object.entries(collections)) {
-      if (bytes[start] !== OPEN || bytes[start + 1] !== NEWLINE || bytes[end - 1] !== CLOSE) {
+    for (let at = start + 2; at < end; ) {
+      let next = bytes.indexOf(NEWLINE, at);
+      if (next === -1 || next > end) {
+        next = end;
+      }
+      // The line ends in the comma before the next record, or in the collection's `}`.
+      const last = next === end;
+      const close = next - 1;
+      const found = recordIdAt(bytes, at);
+      if (bytes[close] !== (last ? CLOSE : COMMA) || found === undefined) {
         return undefined;
       }
-      const records = new Map<string, RawRecord>();
-      for (let at = start + 2; at < end; ) {
-        let next = bytes.indexOf(NEWLINE, at);
-        if (next === -1 || next > end) {
-          next = end;
-        }
-        // The line ends in the comma before the next record, or in the collection's `}`.
-        const last = next === end;
-        const close = next - 1;
-        const found = recordIdAt(bytes, at);
-        if (bytes[close] !== (last ? CLOSE : COMMA) || found === undefined) {
-          return undefined;
-        }
-        records.set(found[0], JSON.parse(bytes.toString('utf8', found[1], close)) as RawRecord);
-        at = next + 1;
-      }
-      out[name] = records;
+      records.set(found[0], JSON.parse(bytes.toString('utf8', found[1], close)) as RawRecord);
+      at = next + 1;
     }
   } catch {
     return undefined; // a record that is no JSON: the whole parse says where
   }
-  return out;
+  return records;
 }
 
 /**

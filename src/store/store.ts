@@ -41,6 +41,13 @@ export class Store implements Backing {
    */
   readonly #replayed = new Map<Scope, ReplayOp[]>();
   readonly #loaded: ((scope: Scope) => void)[] = [];
+  /**
+   * Workspaces parsed whose onLoaded listeners have not run yet (see #parse), each with how many
+   * listeners there were then: one added since was told at once.
+   */
+  #loading: [Scope, number][] = [];
+  /** Collections still the data file's bytes, for the background parse to take in turn. */
+  #spans: Collection[] = [];
   #path = '';
   readonly #hooks: CommitHook[] = [];
   readonly #applied: ((changes: readonly Change[]) => void)[] = [];
@@ -101,20 +108,37 @@ export class Store implements Backing {
     return this.#unparsed.size;
   }
 
-  /** Parses one waiting workspace (background loading); answers whether any are left. */
+  /** Workspaces and collections of the data file still waiting to be parsed. */
+  get waiting(): number {
+    return this.#unparsed.size + this.#spans.length;
+  }
+
+  /**
+   * Parses one waiting workspace, else one waiting collection (background loading); answers
+   * whether any are left.
+   */
   parseNext(): boolean {
     const next = this.#unparsed.keys().next();
     if (!next.done) {
       this.#parse(next.value);
+    } else {
+      const collection = this.#spans.pop();
+      if (collection?.unparsed) {
+        void collection.byId; // parsed on first use: this is its use
+      }
     }
-    return this.#unparsed.size > 0;
+    return this.waiting > 0;
   }
 
-  /** Parses every waiting workspace: before the clock moves, all due work must be known. */
+  /**
+   * Parses every waiting workspace, and tells the onLoaded listeners of each: before the clock
+   * moves, all due work must be known.
+   */
   parseAll(): void {
-    while (this.parseNext()) {
-      // until none is left
+    while (this.#unparsed.size > 0) {
+      this.parseNext();
     }
+    this.#tellLoaded();
   }
 
   /** Runs inside every commit with its changes; may write more (the outbox, later). */
@@ -293,16 +317,23 @@ export class Store implements Backing {
       this.#replayed.delete(scope);
       this.#apply(parsed(replayed));
     }
-    // A first read may come from inside a transaction: the listeners scan what is committed, as
-    // a start would have, and the transaction's own changes reach them through onApplied.
-    const open = this.#tx;
-    this.#tx = undefined;
-    try {
-      for (const listener of this.#loaded) {
+    // The listeners (due work, purges, deliveries to resume) scan the whole workspace, so they
+    // run once the read that parsed it is answered, not on its way (issue 35: they were a third
+    // of a first page's time). They scan what is committed then, as a start would have; parseAll,
+    // which every move of the clock runs first, tells them at once.
+    this.#loading.push([scope, this.#loaded.length]);
+    if (this.#loading.length === 1) {
+      setImmediate(() => this.#tellLoaded());
+    }
+  }
+
+  #tellLoaded(): void {
+    const loading = this.#loading;
+    this.#loading = [];
+    for (const [scope, listeners] of loading) {
+      for (const listener of this.#loaded.slice(0, listeners)) {
         listener(scope);
       }
-    } finally {
-      this.#tx = open;
     }
   }
 
@@ -361,7 +392,11 @@ export class Store implements Backing {
   #loadScope(scope: Scope, colls: LoadedScope): void {
     const map = new Map<string, Collection>();
     for (const [name, records] of Object.entries(colls)) {
-      map.set(name, new Collection(records));
+      const collection = new Collection(records);
+      map.set(name, collection);
+      if (collection.unparsed) {
+        this.#spans.push(collection);
+      }
     }
     this.#scopes.set(scope, map);
   }

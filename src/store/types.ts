@@ -1,4 +1,4 @@
-import { recordsByLine } from './record-lines';
+import { recordsOfSpan } from './record-lines';
 
 /** A stored record: an immutable value. Writers replace records; nobody mutates one in place. */
 export type Rec = Readonly<{ id: string }>;
@@ -56,8 +56,46 @@ export const FORMAT_VERSION = 1;
 /** A scope's collections as the data file holds them: collection name -> id -> record. */
 export type ScopeData = Record<string, Record<string, RawRecord>>;
 
-/** A scope's collections as a start reads them: name -> records, by id or in a Map by id. */
-export type LoadedScope = Record<string, Record<string, RawRecord> | Map<string, RawRecord>>;
+/**
+ * A scope's collections as a start reads them: name -> records, by id, in a Map by id, or still
+ * the data file's bytes, parsed when the collection is first read.
+ */
+export type LoadedScope = Record<
+  string,
+  Record<string, RawRecord> | Map<string, RawRecord> | SpanRecords
+>;
+
+/**
+ * A collection of a workspace as the data file holds it, parsed the first time it is read: a
+ * list of jobs then parses the jobs and what they show (contacts, users, stages), not a
+ * workspace's notes, timeline and money (issue 35: a 10k-job workspace's first page parsed 42 MB
+ * where it reads 20).
+ */
+export class SpanRecords {
+  constructor(
+    readonly bytes: Buffer,
+    readonly start: number,
+    readonly end: number,
+    readonly path: string,
+  ) {}
+
+  parse(): Map<string, RawRecord> {
+    const byLine = recordsOfSpan(this.bytes, this.start, this.end);
+    if (byLine !== undefined) {
+      return byLine;
+    }
+    let data: unknown;
+    try {
+      data = JSON.parse(this.bytes.toString('utf8', this.start, this.end));
+    } catch (err) {
+      throw new StoreFileError(`data file ${this.path} is damaged: ${(err as Error).message}`);
+    }
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+      throw new StoreFileError(`data file ${this.path} is damaged: a collection is not an object`);
+    }
+    return new Map(Object.entries(data as Record<string, RawRecord>));
+  }
+}
 
 /** A workspace's bytes as the data file holds them, and where each collection lies in them. */
 export interface ScopeBytes {
@@ -78,10 +116,11 @@ export class UnparsedScope {
     const { bytes: view, collections } = this.load();
     const bytes = Buffer.from(view.buffer, view.byteOffset, view.byteLength); // a view, not a copy
     if (collections !== undefined) {
-      const loaded = recordsByLine(bytes, collections);
-      if (loaded !== undefined) {
-        return loaded;
+      const out: LoadedScope = {};
+      for (const [name, [start, end]] of Object.entries(collections)) {
+        out[name] = new SpanRecords(bytes, start, end, path);
       }
+      return out;
     }
     let data: unknown;
     try {
