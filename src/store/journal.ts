@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import { type FileHandle, open, readFile, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -149,6 +150,15 @@ export interface JournalRead {
   totalBytes: number;
 }
 
+/**
+ * The journal is opened for appending with O_DSYNC where the system has it: each group's write
+ * returns once its bytes are on disk, one call to the thread pool where a write and an fdatasync
+ * took two, and a group commit's wait is what the disk takes (issue 35). Elsewhere, the write is
+ * followed by an fdatasync as before.
+ */
+const DSYNC = constants.O_DSYNC ?? 0;
+const APPEND_FLAGS = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | DSYNC;
+
 export class Journal {
   readonly path: string;
   #handle: FileHandle;
@@ -169,7 +179,7 @@ export class Journal {
   /** Opens (creating) the journal for appending, after `read` found it sound. */
   static async open(path: string, read: JournalRead | null): Promise<Journal> {
     const goodBytes = read?.goodBytes ?? 0;
-    const handle = await open(path, 'a+');
+    const handle = await open(path, APPEND_FLAGS);
     if (read && goodBytes < read.totalBytes) {
       // The torn tail of an interrupted append: never acknowledged, safe to cut.
       await handle.truncate(goodBytes);
@@ -189,7 +199,7 @@ export class Journal {
   async rotate(aside: string): Promise<void> {
     await this.#handle.close();
     await rename(this.path, aside);
-    this.#handle = await open(this.path, 'a+');
+    this.#handle = await open(this.path, APPEND_FLAGS);
     await syncDirectory(dirname(this.path));
     this.#bytes = 0;
   }
@@ -197,7 +207,9 @@ export class Journal {
   async append(line: string): Promise<void> {
     const buf = Buffer.from(line);
     await this.#handle.write(buf);
-    await this.#handle.datasync();
+    if (DSYNC === 0) {
+      await this.#handle.datasync();
+    }
     this.#bytes += buf.length;
   }
 
