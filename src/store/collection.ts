@@ -6,6 +6,7 @@ export class Collection {
   #byId: Map<string, Rec> | undefined;
   #loaded: Record<string, Rec> | SpanRecords | undefined;
   #order: OrderIndex | undefined;
+  readonly #indexes = new Map<string, Map<string, OrderIndex>>();
   /** Counts the changes applied: what was made from this collection's records is stale once it moves. */
   version = 0;
 
@@ -41,14 +42,60 @@ export class Collection {
     return this.#order;
   }
 
+  /**
+   * The records whose `field` holds each value, in list order, built on first use and kept with
+   * every change after: a job's payments (or notes, tasks, files ...) are read without a scan of
+   * the workspace's whole collection (issue 35: `GET /payments?job_id=` answered 14% of what a
+   * bare route did, walking 20,000 payments for two).
+   */
+  indexOn(field: string): Map<string, OrderIndex> {
+    let index = this.#indexes.get(field);
+    if (index === undefined) {
+      const groups = new Map<string, Rec[]>();
+      for (const rec of this.byId.values()) {
+        const value = valueOf(rec, field);
+        if (value !== undefined) {
+          const group = groups.get(value);
+          if (group) {
+            group.push(rec);
+          } else {
+            groups.set(value, [rec]);
+          }
+        }
+      }
+      index = new Map([...groups].map(([value, recs]) => [value, new OrderIndex(recs)]));
+      this.#indexes.set(field, index);
+    }
+    return index;
+  }
+
   set(rec: Rec, before: Rec | undefined): void {
     this.version += 1;
     this.byId.set(rec.id, rec);
-    if (this.#order && (before === undefined || createdAt(before) !== createdAt(rec))) {
+    const moved = before === undefined || createdAt(before) !== createdAt(rec);
+    if (this.#order && moved) {
       if (before) {
         this.#order.remove(before);
       }
       this.#order.add(rec);
+    }
+    for (const [field, index] of this.#indexes) {
+      const was = before === undefined ? undefined : valueOf(before, field);
+      const now = valueOf(rec, field);
+      if (was === now && !moved) {
+        continue;
+      }
+      if (before !== undefined && was !== undefined) {
+        index.get(was)?.remove(before);
+      }
+      if (now !== undefined) {
+        const into = index.get(now);
+        if (into) {
+          into.add(rec);
+        } else {
+          index.set(now, new OrderIndex([rec]));
+        }
+      }
     }
   }
 
@@ -56,5 +103,19 @@ export class Collection {
     this.version += 1;
     this.byId.delete(before.id);
     this.#order?.remove(before);
+    for (const [field, index] of this.#indexes) {
+      const was = valueOf(before, field);
+      const from = was === undefined ? undefined : index.get(was);
+      from?.remove(before);
+      if (from?.size === 0 && was !== undefined) {
+        index.delete(was);
+      }
+    }
   }
+}
+
+/** A record's value of `field` when it is a string (what an index holds); undefined otherwise. */
+function valueOf(rec: Rec, field: string): string | undefined {
+  const value = (rec as Record<string, unknown>)[field];
+  return typeof value === 'string' ? value : undefined;
 }

@@ -12,15 +12,26 @@ export const createdAt = (rec: Rec): string => {
 export const orderKey = (rec: Rec) => keyOf(createdAt(rec), rec.id);
 
 export class OrderIndex {
+  /** Sort keys, ascending; `#ids` holds each one's id at the same place (no slicing to read it). */
   readonly #keys: string[];
+  readonly #ids: string[];
 
   constructor(records: Iterable<Rec>) {
-    this.#keys = Array.from(records, orderKey).sort();
+    const pairs = Array.from(records, (rec): [string, string] => [orderKey(rec), rec.id]);
+    pairs.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    this.#keys = pairs.map(([key]) => key);
+    this.#ids = pairs.map(([, id]) => id);
+  }
+
+  get size(): number {
+    return this.#keys.length;
   }
 
   add(rec: Rec): void {
     const key = orderKey(rec);
-    this.#keys.splice(this.#lowerBound(key), 0, key);
+    const at = this.#lowerBound(key);
+    this.#keys.splice(at, 0, key);
+    this.#ids.splice(at, 0, rec.id);
   }
 
   remove(rec: Rec): void {
@@ -28,6 +39,7 @@ export class OrderIndex {
     const at = this.#lowerBound(key);
     if (this.#keys[at] === key) {
       this.#keys.splice(at, 1);
+      this.#ids.splice(at, 1);
     }
   }
 
@@ -37,8 +49,7 @@ export class OrderIndex {
       ? this.#lowerBound(keyOf(from.created_at, from.id)) - 1
       : this.#keys.length - 1;
     for (let i = start; i >= 0; i--) {
-      const key = this.#keys[i] as string;
-      yield key.slice(key.indexOf('\u0000') + 1);
+      yield this.#ids[i] as string;
     }
   }
 

@@ -256,7 +256,11 @@ export class Store implements Backing {
     if (collection === undefined) {
       return { items, hasMore: false };
     }
-    for (const id of collection.order.newestFirst(opts.after)) {
+    const order =
+      opts.on === undefined
+        ? collection.order
+        : collection.indexOn(opts.on.field).get(opts.on.value);
+    for (const id of order?.newestFirst(opts.after) ?? []) {
       const rec = collection.byId.get(id);
       if (rec !== undefined && (opts.where === undefined || opts.where(rec))) {
         if (items.length === opts.limit) {

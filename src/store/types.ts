@@ -27,6 +27,8 @@ export interface Position {
 /** What a scan of a collection takes: newest first, after a position, filtered, up to a limit. */
 export interface ScanOptions<T> {
   after?: Position | undefined;
+  /** Only records whose `field` is `value` (a string): read through an index, not a scan. */
+  on?: { field: string; value: string } | undefined;
   where?: ((rec: T) => boolean) | undefined;
   limit: number;
 }

@@ -133,3 +133,47 @@ describe('scan', () => {
     });
   });
 });
+
+// issue 35: a scan `on` a field (a job's payments, notes, ...) reads an index kept with every
+// change, and answers exactly what a scan of the whole collection filtered by the field does.
+describe('scan on a field', () => {
+  type Owned = Rec & { created_at: string; job_id: string | null };
+  interface Owns {
+    owned: Owned;
+  }
+  const owned = (id: string, minute: number, job: string | null): Owned => ({
+    id,
+    created_at: at(minute),
+    job_id: job,
+  });
+
+  function both(things: ScopedStore<Owns>, job: string, after?: Position) {
+    const indexed = things.scan('owned', { limit: 50, after, on: { field: 'job_id', value: job } });
+    const whole = things.scan('owned', { limit: 50, after, where: (r) => r.job_id === job });
+    return [idsOf(indexed.items as never), idsOf(whole.items as never)];
+  }
+
+  test('answers what a filtered scan answers, through creates, moves, deletes and new times', () => {
+    const store = Store.memory();
+    const things = new ScopedStore<Owns>(store, WS);
+    const put = (recs: Owned[]) =>
+      things.transaction((tx) => {
+        for (const rec of recs) {
+          tx.put('owned', rec);
+        }
+      });
+    put([owned('a', 1, 'j1'), owned('b', 2, 'j2'), owned('c', 3, 'j1'), owned('d', 4, null)]);
+    const [first] = both(things, 'j1'); // builds the index
+    expect(first).toEqual(['c', 'a']);
+    put([owned('e', 5, 'j1'), owned('b', 2, 'j1'), owned('c', 0, 'j1'), owned('d', 4, 'j2')]);
+    things.transaction((tx) => tx.delete('owned', 'a'));
+    for (const job of ['j1', 'j2', 'j3']) {
+      const [indexed, whole] = both(things, job);
+      expect(indexed, job).toEqual(whole);
+    }
+    expect(both(things, 'j1')[0]).toEqual(['e', 'b', 'c']);
+    expect(both(things, 'j2')[0]).toEqual(['d']);
+    const [after] = both(things, 'j1', { created_at: at(5), id: 'e' });
+    expect(after).toEqual(['b', 'c']);
+  });
+});

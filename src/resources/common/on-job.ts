@@ -22,6 +22,7 @@ export function scanOnJob<K extends OnJob>(
   const inTime = timeFilter(q);
   return ctx.ws.scan(coll, {
     after,
+    on: { field: 'job_id', value: jobId },
     limit: q.limit,
     where: (rec) => rec.job_id === jobId && where(rec) && inTime(rec),
   });

@@ -188,6 +188,7 @@ export function listEstimates(
   const number = q.estimate_number?.trim().toLowerCase() || undefined;
   return ctx.ws.scan('estimates', {
     after,
+    on: q.job_id === undefined ? undefined : { field: 'job_id', value: q.job_id },
     limit: q.limit,
     where: (e) =>
       inTime(e) &&

@@ -102,6 +102,7 @@ export function listFiles(
   const inTime = timeFilter(q);
   return ctx.ws.scan('files', {
     after,
+    on: q.job_id === undefined ? undefined : { field: 'job_id', value: q.job_id },
     limit: q.limit,
     where: (f) =>
       (q.job_id === undefined || f.job_id === q.job_id) &&

@@ -362,6 +362,7 @@ export function listInvoices(
   const number = q.invoice_number?.trim().toLowerCase() || undefined;
   return ctx.ws.scan('invoices', {
     after,
+    on: q.job_id === undefined ? undefined : { field: 'job_id', value: q.job_id },
     limit: q.limit,
     where: (i) =>
       inTime(i) &&

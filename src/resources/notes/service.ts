@@ -51,6 +51,7 @@ export function listNotes(
   const inTime = timeFilter(q);
   return ctx.ws.scan('notes', {
     after,
+    on: q.job_id === undefined ? undefined : { field: 'job_id', value: q.job_id },
     limit: q.limit,
     where: (n) =>
       (q.job_id === undefined || n.job_id === q.job_id) && inTime(n) && jobIsLive(ctx, n.job_id),

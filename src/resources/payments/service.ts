@@ -205,6 +205,7 @@ export function listPayments(
   const inTime = timeFilter(q);
   return ctx.ws.scan('payments', {
     after,
+    on: q.job_id === undefined ? undefined : { field: 'job_id', value: q.job_id },
     limit: q.limit,
     where: (p) =>
       inTime(p) &&

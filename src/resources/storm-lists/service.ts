@@ -54,6 +54,7 @@ export function listProperties(
     wanted === undefined || value === (wanted === 'true');
   return ctx.ws.scan('storm_list_properties', {
     after,
+    on: { field: 'storm_list_id', value: listId },
     limit: q.limit,
     where: (p) =>
       p.storm_list_id === listId &&

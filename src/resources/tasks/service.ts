@@ -140,6 +140,7 @@ export function listTasks(
   const isAppointment = (t: Task) => t.appointment_type !== null;
   return ctx.ws.scan('tasks', {
     after,
+    on: q.job_id === undefined ? undefined : { field: 'job_id', value: q.job_id },
     limit: q.limit,
     where: (t) =>
       inTime(t) &&
