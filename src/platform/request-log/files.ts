@@ -32,7 +32,11 @@ interface Batch {
  * svc writes it) is copied byte for byte: encoding it as UTF-8 took five times as long, and its
  * bytes are the same.
  */
-function put(chunk: Buffer, text: string, at: number): number {
+function put(chunk: Buffer, text: string | Buffer, at: number): number {
+  if (typeof text !== 'string') {
+    chunk.set(text, at);
+    return text.length;
+  }
   return chunk.write(text, at, Buffer.byteLength(text) === text.length ? 'latin1' : 'utf8');
 }
 
@@ -160,7 +164,7 @@ export class LogFiles {
    * Adds the line `text` followed by `raw` (an answer's body, as sent); false once the files have
    * failed (see broken). Where it went is then `placed`.
    */
-  add(text: string, raw?: string): boolean {
+  add(text: string, raw?: string | Buffer): boolean {
     if (this.#broken) {
       return false;
     }

@@ -69,30 +69,43 @@ export function cap(text: string, most = BODY_CAP): { text: string; truncated: b
 }
 
 /**
- * `cap` of the text that UTF-8 `bytes` hold, decoding no more of them than it keeps: a page of 50
- * jobs is 100 KB, of which a line keeps 4.
+ * `cap` of UTF-8 `bytes`, as bytes: the start of them, cut before the character that would take
+ * them past `most`. Nothing is decoded: a page of 50 jobs is 100 KB, of which a line keeps 4.
  */
-export function capBytes(bytes: Uint8Array, most = BODY_CAP): { text: string; truncated: boolean } {
+export function capBytes(
+  bytes: Uint8Array,
+  most = BODY_CAP,
+): { bytes: Buffer; truncated: boolean } {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (buffer.length <= most) {
-    return { text: buffer.toString('utf8'), truncated: false };
+    return { bytes: buffer, truncated: false };
   }
   let end = most;
   while (end > 0 && ((buffer[end] as number) & 0xc0) === 0x80) {
     end -= 1; // a continuation byte: the character started before
   }
-  return { text: buffer.toString('utf8', 0, end), truncated: true };
+  return { bytes: buffer.subarray(0, end), truncated: true };
 }
 
-/** What of a response a line keeps, its answer cap applied. */
-function keptBody(method: string, status: number, response: LoggedResponse) {
+/**
+ * What of a response a line keeps, its answer cap applied: as text, or as the bytes sent when the
+ * answer was made of them (kept presentations), which the files take as they are.
+ */
+function keptBody(
+  method: string,
+  status: number,
+  response: LoggedResponse,
+): { body: string | Buffer; truncated: boolean } {
   if ('jsonBytes' in response) {
-    const bytes = response.jsonBytes;
-    return capBytes(bytes, answerCap(method, status, bytes));
+    const kept = capBytes(response.jsonBytes, answerCap(method, status, response.jsonBytes));
+    return { body: kept.bytes, truncated: kept.truncated };
   }
   const sent = 'json' in response ? response.json : response.text;
-  return cap(sent, answerCap(method, status, sent));
+  const kept = cap(sent, answerCap(method, status, sent));
+  return { body: kept.text, truncated: kept.truncated };
 }
+
+const NEWLINE = 0x0a;
 
 /**
  * How much of an answer a line keeps. Only a GET's successful list page is cut to LIST_CAP: error
@@ -123,7 +136,10 @@ const TAIL = '\t';
  * times, the method Node accepted) needs no escaping, and serialising the entry as an object was a
  * tenth of what a small read cost.
  */
-export function lineOf(id: string, entry: NewEntry): [text: string, raw: string | undefined] {
+export function lineOf(
+  id: string,
+  entry: NewEntry,
+): [text: string, raw: string | Buffer | undefined] {
   const head =
     `{"id":"${id}","at":"${entry.at}","method":"${entry.method}","path":${JSON.stringify(entry.path)}` +
     `,"status":${entry.status},"key_id":${JSON.stringify(entry.key_id)}` +
@@ -135,15 +151,17 @@ export function lineOf(id: string, entry: NewEntry): [text: string, raw: string 
     `,"request_headers":${JSON.stringify(entry.request_headers)}` +
     `,"request_body":${JSON.stringify(entry.request_body)}` +
     `,"request_body_truncated":${entry.request_body_truncated}`;
-  const body = keptBody(entry.method, entry.status, entry.response);
-  if (body.text === '') {
+  const { body, truncated } = keptBody(entry.method, entry.status, entry.response);
+  if (body.length === 0) {
     return [`${head},"response_body_truncated":false,"response_body":null}`, undefined];
   }
-  if (!body.text.includes('\n')) {
-    return [`${head},"response_body_truncated":${body.truncated}}${TAIL}`, body.text];
+  // JSON.stringify writes no raw newline: a kept presentation's bytes go as they are.
+  if (typeof body === 'string' ? !body.includes('\n') : !body.includes(NEWLINE)) {
+    return [`${head},"response_body_truncated":${truncated}}${TAIL}`, body];
   }
+  const text = typeof body === 'string' ? body : body.toString('utf8');
   return [
-    `${head},"response_body_truncated":${body.truncated},"response_body":${JSON.stringify(body.text)}}`,
+    `${head},"response_body_truncated":${truncated},"response_body":${JSON.stringify(text)}}`,
     undefined,
   ];
 }

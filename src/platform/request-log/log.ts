@@ -141,7 +141,7 @@ export class RequestLog {
         this.#flushTimer ??= setTimeout(() => this.#flush(), FLUSH_MS);
       }
     } else {
-      const line = raw === undefined ? text : text + raw;
+      const line = raw === undefined ? text : text + raw.toString();
       this.#entries.push(entry, atMs, undefined, line, Buffer.byteLength(line));
     }
     if (this.#watchers.size > 0) {
