@@ -53,7 +53,7 @@ export class Collection {
     if (index === undefined) {
       const groups = new Map<string, Rec[]>();
       for (const rec of this.byId.values()) {
-        const value = valueOf(rec, field);
+        const value = fieldOf(rec, field);
         if (value !== undefined) {
           const group = groups.get(value);
           if (group) {
@@ -80,8 +80,8 @@ export class Collection {
       this.#order.add(rec);
     }
     for (const [field, index] of this.#indexes) {
-      const was = before === undefined ? undefined : valueOf(before, field);
-      const now = valueOf(rec, field);
+      const was = before === undefined ? undefined : fieldOf(before, field);
+      const now = fieldOf(rec, field);
       if (was === now && !moved) {
         continue;
       }
@@ -104,7 +104,7 @@ export class Collection {
     this.byId.delete(before.id);
     this.#order?.remove(before);
     for (const [field, index] of this.#indexes) {
-      const was = valueOf(before, field);
+      const was = fieldOf(before, field);
       const from = was === undefined ? undefined : index.get(was);
       from?.remove(before);
       if (from?.size === 0 && was !== undefined) {
@@ -115,7 +115,7 @@ export class Collection {
 }
 
 /** A record's value of `field` when it is a string (what an index holds); undefined otherwise. */
-function valueOf(rec: Rec, field: string): string | undefined {
+function fieldOf(rec: Rec, field: string): string | undefined {
   const value = (rec as Record<string, unknown>)[field];
   return typeof value === 'string' ? value : undefined;
 }
