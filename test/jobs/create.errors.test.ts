@@ -168,6 +168,21 @@ describe('a refused create is 400 invalid_request naming the field, and writes n
     expect(res.status, res.text).toBe(201);
     expect(res.body.name).toBe('Hale \uFFFD roof');
   });
+
+  // decisions.md: "each tag or damage type <= 100" characters, counted as every other cap is (an
+  // emoji is one character, two UTF-16 units), whichever form the list is sent in.
+  test('a tag of 100 emoji is taken, as an array or comma-separated; 101 is 400 naming tags', async () => {
+    const { ws } = await setup('empty');
+    const tag = '😀'.repeat(100);
+    for (const tags of [[tag], `vip,${tag}`]) {
+      const res = await ws.api.post('/jobs', { ...BASE, tags });
+      expect(res.status, res.text).toBe(201);
+      expect(res.body.tags).toContain(tag);
+    }
+    const over = await ws.api.post('/jobs', { ...BASE, tags: `vip,${tag}😀` }, { invalid: true });
+    expect(over.status).toBe(400);
+    expect(over.body.error.field).toBe('tags');
+  });
 });
 
 describe('references must belong to this workspace', () => {

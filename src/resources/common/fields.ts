@@ -95,7 +95,8 @@ export const stringList = () =>
     .union([z.array(item()).max(ITEM), z.string().max(5000)])
     .transform((v, ctx) => {
       const items = tidyList(typeof v === 'string' ? v.split(',') : v);
-      if (items.some((i) => i.length > ITEM)) {
+      // Characters, as zod's max counts them (an emoji is one), not UTF-16 units.
+      if (items.some((i) => [...i].length > ITEM)) {
         ctx.addIssue({ code: 'custom', message: `each item is at most ${ITEM} characters` });
         return z.NEVER;
       }
