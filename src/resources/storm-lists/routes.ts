@@ -2,7 +2,6 @@ import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../platform/context';
 import type { RouteDeps } from '../../platform/family';
 import { jsonResponse } from '../../platform/openapi/responses';
-import type { Position } from '../../store';
 import {
   byId,
   getOperation,
@@ -64,7 +63,7 @@ export function stormListRoutes(deps: RouteDeps) {
     .openapi(list, (c) => {
       const ctx = c.get('ctx');
       const q = c.req.valid('query');
-      const scan = (after: Position | undefined) => listStormLists(ctx, q, after);
+      const scan = (after: Parameters<typeof listStormLists>[2]) => listStormLists(ctx, q, after);
       return pageAnswer(c, deps, 'storm_lists', q, scan, stormListRecords);
     })
     .openapi(getOne, (c) =>
@@ -74,7 +73,8 @@ export function stormListRoutes(deps: RouteDeps) {
       const ctx = c.get('ctx');
       const id = recordId(c);
       const q = c.req.valid('query');
-      const scan = (after: Position | undefined) => listProperties(ctx, id, q, after);
+      const scan = (after: Parameters<typeof listProperties>[3]) =>
+        listProperties(ctx, id, q, after);
       return pageAnswer(c, deps, `storm-list-properties:${id}`, q, scan, propertyRecords);
     });
 }
