@@ -3,7 +3,7 @@ import { crc32 } from 'node:zlib';
 const CHUNK_BYTES = 4 << 20;
 
 /**
- * Gathers what a snapshot writes into ~4 MB chunks before handing each to `write` as the parts it
+ * Gathers what a fold writes into ~4 MB chunks before handing each to `write` as the parts it
  * was given (a gathering write, never a copy into one buffer): a system call per record would cost
  * more than the record. One chunk is written while the next is gathered. Keeps the running CRC-32
  * and the offset of the next byte, which the layout line records.

@@ -4,6 +4,13 @@ import { performance } from 'node:perf_hooks';
 import { crc32 } from 'node:zlib';
 import { ChunkWriter } from './chunks';
 import {
+  type DataFileSource,
+  ParsedSource,
+  type ScopeSource,
+  ShapeError,
+  SpanSource,
+} from './data-file-sources';
+import {
   type Folded,
   type FoldedOps,
   foldJournals,
@@ -21,13 +28,6 @@ import {
   type Span,
 } from './layout';
 import { recordIdAt } from './record-lines';
-import {
-  ParsedSource,
-  type ScopeSource,
-  ShapeError,
-  type SnapshotSource,
-  SpanSource,
-} from './snapshot-sources';
 import { FORMAT, FORMAT_VERSION, GLOBAL, StoreFileError } from './types';
 
 // Compaction folds journals into the data file by streaming: the old file is copied span by span,
@@ -109,7 +109,7 @@ async function fold(
     try {
       const bytes = await writeDataFile(
         dataPath,
-        (w) => writeSnapshot(w, opened.source, { ops, texts }, seq),
+        (w) => writeContents(w, opened.source, { ops, texts }, seq),
         pace,
       );
       return { bytes, seq, written: true, whole };
@@ -205,9 +205,9 @@ function unwritten(parts: Uint8Array[], skip: number): Uint8Array[] {
  * The data file: `{"format","version","seq","global":{...},"workspaces":{...}` then the layout
  * line. Leaves the CRC line to the caller (it covers every byte written here).
  */
-async function writeSnapshot(
+async function writeContents(
   w: ChunkWriter,
-  source: SnapshotSource,
+  source: DataFileSource,
   changes: Changes,
   seq: number,
 ): Promise<void> {
@@ -297,7 +297,7 @@ async function writeScope(
 /**
  * A collection's value, the journals' changes put in: a record keeps its place when changed,
  * is left out when deleted, and one added (or deleted and added again) follows the others, as a
- * Map in memory orders them. A collection left empty is not written, as memory's snapshot did not.
+ * Map in memory orders them. A collection left empty is not written, as a data file made from memory did not.
  * Lines no journal touched are copied as runs of bytes, not one by one.
  */
 async function writeCollection(
@@ -395,7 +395,7 @@ function recordId(piece: Buffer, at: number): string {
 }
 
 interface Opened {
-  source: SnapshotSource;
+  source: DataFileSource;
   /** The old file's size; 0 when there was none. */
   bytes: number;
   handle: FileHandle | undefined;

@@ -1,8 +1,8 @@
 import { readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
-import { type DataFile, StoreFileError, UnparsedScope } from './types';
+import { type DataFileContents, StoreFileError, UnparsedScope } from './types';
 
-// The data file is lowdb's JSON snapshot, a record a line, ending in two lines of its own
+// The data file is one JSON document, a record a line, ending in two lines of its own
 // (decisions.md, Store): `,"layout":{...}`, where each scope's and each collection's bytes lie,
 // and `,"crc32":N}`, a checksum of every byte before it, the layout line included. A start that
 // finds the checksum right trusts the file whole and parses a workspace only when it is first
@@ -84,7 +84,7 @@ export const TAIL_BYTES = 64 * 1024;
 export function readWithLayout(
   file: FileView,
   sofar: CrcSoFar | 'trusted',
-): { head: unknown; workspaces: DataFile['workspaces'] } | undefined {
+): { head: unknown; workspaces: DataFileContents['workspaces'] } | undefined {
   const found = findTail(file);
   if (found === undefined) {
     return undefined;
@@ -110,7 +110,7 @@ export function readWithLayout(
   } catch {
     return undefined;
   }
-  const workspaces: DataFile['workspaces'] = {};
+  const workspaces: DataFileContents['workspaces'] = {};
   for (const [wsId, [start, end]] of Object.entries(layout.workspaces)) {
     const spans = layout.collections?.[wsId];
     workspaces[wsId] = new UnparsedScope(() => {

@@ -10,7 +10,7 @@ import {
 import { StoreFileError } from './types';
 
 // One server per data file: two writers appending to one journal would corrupt it. The lock
-// holds the pid, and after it a line of what the holder last knew of the data file (snapshot.ts,
+// holds the pid, and after it a line of what the holder last knew of the data file (data-file.ts,
 // FileIdentity): a svc that was killed leaves it for the next start.
 
 export interface Lock {

@@ -1,15 +1,15 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { compactFiles } from './compactor';
+import { DataFile, parseIdentity } from './data-file';
 import { FoldStopped } from './fold';
 import { encodeGroup, Journal, type JournalTx, type ReplayTx } from './journal';
 import { acquireLock, noteInLock } from './lock';
-import { DurableJsonFile, parseIdentity } from './snapshot';
-import type { DataFile, Op } from './types';
+import type { DataFileContents, Op } from './types';
 
 const MIN_COMPACT_BYTES = 8 * 1024 * 1024;
 /**
- * The journal is folded in once it outgrows this share of the snapshot: a fold holds the journal's
+ * The journal is folded in once it outgrows this share of the data file: a fold holds the journal's
  * changed records in memory, and a restart after a crash replays the journal, so both stay a
  * fraction of the data; a fold copies the file, so each costs at most 4 bytes a journal byte.
  */
@@ -27,21 +27,21 @@ interface Waiter {
 // Group commit: transactions apply in memory at once and queue their ops here; one loop writes
 // everything queued as one journal line and fdatasyncs, then releases every waiter it covered.
 //
-// Compaction: when the journal outgrows a share of the last snapshot (tying the threshold to the
-// snapshot's size keeps the amortised cost of a write O(1)), the loop sets the journal aside as
+// Compaction: when the journal outgrows a share of the data file (tying the threshold to the
+// file's size keeps the amortised cost of a write O(1)), the loop sets the journal aside as
 // `<journal>.prev` and goes on appending to a fresh one, while a worker thread folds `.prev` into
 // the data file (fold.ts): it reads the files, not the server's records, so nothing of it runs on
 // the requests' event loop. `.prev` is deleted once the new data file is on disk; a start that
 // finds it replays it before the journal and folds it in the background.
 export class Persistence {
   readonly dataPath: string;
-  readonly #file: DurableJsonFile;
+  readonly #file: DataFile;
   readonly #journal: Journal;
   readonly #release: () => void;
   #queue: JournalTx[] = [];
   #waiters: Waiter[] = [];
   #compactions: { resolve: () => void; reject: (err: Error) => void }[] = [];
-  #snapshotting: Promise<void> | undefined;
+  #folding: Promise<void> | undefined;
   #durableSeq: number;
   #loop: Promise<void> | undefined;
   #failure: Error | undefined;
@@ -60,7 +60,7 @@ export class Persistence {
 
   private constructor(
     dataPath: string,
-    file: DurableJsonFile,
+    file: DataFile,
     journal: Journal,
     release: () => void,
     durableSeq: number,
@@ -78,15 +78,15 @@ export class Persistence {
    */
   static async open(dataPath: string): Promise<{
     persistence: Persistence;
-    data: DataFile | null;
+    data: DataFileContents | null;
     txs: ReplayTx[];
   }> {
     await mkdir(dirname(dataPath), { recursive: true });
     const { release, left } = acquireLock(dataPath);
-    const file = new DurableJsonFile(dataPath);
+    const file = new DataFile(dataPath);
     try {
       // All three at once, creating nothing: the journals' reads wait on the disk while the
-      // snapshot is parsed, and a file found unreadable leaves the directory as it was. A file
+      // data file is parsed, and a file found unreadable leaves the directory as it was. A file
       // still as a svc that was killed last knew it is not read through for its checksum.
       const [data, aside, current] = await Promise.all([
         file.read(parseIdentity(left)),
@@ -133,7 +133,7 @@ export class Persistence {
     return new Promise((resolve, reject) => this.#waiters.push({ seq, resolve, reject }));
   }
 
-  /** Resolves once a snapshot holding everything applied before this call is on disk. */
+  /** Resolves once a data file holding everything applied before this call is on disk. */
   compact(): Promise<void> {
     if (this.#failure) {
       return Promise.reject(this.#failure);
@@ -145,7 +145,7 @@ export class Persistence {
   }
 
   /**
-   * Flushes and, unless the snapshot already holds everything, writes a final one. Rejects when
+   * Flushes and, unless the data file already holds everything, folds the journal into it a last time. Rejects when
    * anything failed to reach the disk, now or before: a shutdown must not say all was flushed.
    */
   async close(): Promise<void> {
@@ -153,7 +153,7 @@ export class Persistence {
     this.#stopFold();
     try {
       await this.#loop;
-      await this.#snapshotting;
+      await this.#folding;
       if (
         !this.#failure &&
         (this.#journal.bytes > 0 || this.#queue.length > 0 || this.#asideLeft)
@@ -178,7 +178,7 @@ export class Persistence {
         .finally(() => {
           this.#loop = undefined;
           // Work may have arrived after the loop's last check and before this.
-          if ((this.#queue.length > 0 || this.#wantsSnapshot()) && !this.#failure) {
+          if ((this.#queue.length > 0 || this.#wantsFold()) && !this.#failure) {
             this.#kick();
           }
         });
@@ -187,15 +187,15 @@ export class Persistence {
 
   async #drain(): Promise<void> {
     try {
-      while (this.#queue.length > 0 || this.#wantsSnapshot()) {
+      while (this.#queue.length > 0 || this.#wantsFold()) {
         if (this.#queue.length > 0) {
           const group = this.#queue;
           this.#queue = [];
           await this.#journal.append(encodeGroup(group));
           this.#markDurable(group.at(-1)?.seq ?? this.#durableSeq);
         }
-        if (this.#wantsSnapshot()) {
-          await this.#startSnapshot();
+        if (this.#wantsFold()) {
+          await this.#startFold();
         }
       }
     } catch (err) {
@@ -203,8 +203,8 @@ export class Persistence {
     }
   }
 
-  #wantsSnapshot(): boolean {
-    if (this.#failure !== undefined || this.#snapshotting !== undefined) {
+  #wantsFold(): boolean {
+    if (this.#failure !== undefined || this.#folding !== undefined) {
       return false;
     }
     const asked = this.#compactions.length > 0;
@@ -218,7 +218,7 @@ export class Persistence {
    * journal it left is folded again first, the journal kept where it is: those who asked wait for
    * the fold after it, which takes the journal too.
    */
-  async #startSnapshot(): Promise<void> {
+  async #startFold(): Promise<void> {
     if (this.#asideLeft) {
       if (this.#closing) {
         // Both journals in one pass: no write comes any more to need the journal set aside.
@@ -252,7 +252,7 @@ export class Persistence {
       trusted: this.#file.trusted,
     });
     this.#stopFold = compaction.stop;
-    this.#snapshotting = compaction.done
+    this.#folding = compaction.done
       .then(async ({ bytes }) => {
         this.#file.bytes = bytes;
         this.#file.trusted = true; // written by the fold, layout and checksum with it
@@ -284,14 +284,10 @@ export class Persistence {
         }
         this.#compactions = [];
       });
-    void this.#snapshotting.finally(() => {
-      this.#snapshotting = undefined;
+    void this.#folding.finally(() => {
+      this.#folding = undefined;
       // Shutting down, close() asks for what is left itself.
-      if (
-        !this.#closing &&
-        (this.#compactions.length > 0 || this.#wantsSnapshot()) &&
-        !this.#failure
-      ) {
+      if (!this.#closing && (this.#compactions.length > 0 || this.#wantsFold()) && !this.#failure) {
         this.#kick();
       }
     });

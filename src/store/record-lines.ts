@@ -2,7 +2,7 @@ import type { RawRecord } from './types';
 
 // A collection of the data file is `{`, then `\n"<id>":<json>` lines separated by commas, then
 // `}`: a record a line, as fold.ts writes it. Read here at start (a workspace parsed a line at a
-// time) and by a fold (snapshot-sources.ts, a collection copied a record line at a time).
+// time) and by a fold (data-file-sources.ts, a collection copied a record line at a time).
 
 const NEWLINE = 0x0a;
 const QUOTE = 0x22;

@@ -6,7 +6,7 @@ import { type Backing, ScopedStore } from './scoped';
 import { Tx } from './tx';
 import {
   type Change,
-  type DataFile,
+  type DataFileContents,
   GLOBAL,
   type LoadedScope,
   type Op,
@@ -163,7 +163,7 @@ export class Store implements Backing {
       return fn(this.#tx);
     }
     if (this.#closed) {
-      // Accepting it would acknowledge a write that the final snapshot does not hold.
+      // Accepting it would acknowledge a write that the final fold does not hold.
       throw new Error('the store is closed');
     }
     const tx = new Tx(
@@ -216,7 +216,7 @@ export class Store implements Backing {
     return this.#persistence?.compact() ?? Promise.resolve();
   }
 
-  /** Flushes, writes a final snapshot and releases the data file. */
+  /** Flushes, folds the journal into the data file a last time and releases the data file. */
   async close(): Promise<void> {
     this.#closed = true;
     await this.#persistence?.close();
@@ -381,7 +381,7 @@ export class Store implements Backing {
     }
   }
 
-  #load(data: DataFile): void {
+  #load(data: DataFileContents): void {
     this.#seq = data.seq;
     this.#loadScope(GLOBAL, data.global);
     for (const [wsId, colls] of Object.entries(data.workspaces)) {

@@ -137,8 +137,8 @@ export class UnparsedScope {
   }
 }
 
-/** The data file: lowdb's JSON snapshot, readable and portable. */
-export interface DataFile {
+/** The data file's contents: one JSON document, readable and portable. */
+export interface DataFileContents {
   format: typeof FORMAT;
   version: number;
   seq: number;

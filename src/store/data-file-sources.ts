@@ -6,7 +6,7 @@ import { GLOBAL, type Scope, type ScopeData } from './types';
 
 // What a compaction copies from: the data file on disk read span by span (its layout line says
 // where each scope and collection lies, and each record is one line), or a data set already
-// parsed (a file with no such layout, or a snapshot made from memory).
+// parsed (a file with no such layout, or a data file made from memory).
 
 export interface CollectionSource {
   readonly name: string;
@@ -26,7 +26,7 @@ export interface ScopeSource {
   copy?(w: ChunkWriter): Promise<Record<string, Span>>;
 }
 
-export interface SnapshotSource {
+export interface DataFileSource {
   readonly seq: number;
   /** Workspace ids, in the order the file holds them. */
   workspaces(): Iterable<string>;
@@ -41,7 +41,7 @@ const NEWLINE = 0x0a;
 const OPEN = 0x7b;
 const CLOSE = 0x7d;
 
-export class ParsedSource implements SnapshotSource {
+export class ParsedSource implements DataFileSource {
   constructor(
     readonly seq: number,
     readonly global: ScopeData,
@@ -77,7 +77,7 @@ export class ParsedSource implements SnapshotSource {
 }
 
 /** The data file on disk, read through its layout: only the spans asked for are read. */
-export class SpanSource implements SnapshotSource {
+export class SpanSource implements DataFileSource {
   constructor(
     readonly seq: number,
     readonly handle: FileHandle,

@@ -2,13 +2,13 @@ import { type BigIntStats, closeSync, fstatSync, openSync, statSync } from 'node
 import { open } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import { bufferView, type CrcSoFar, fileView, readWithLayout, TAIL_BYTES } from './layout';
-import { type DataFile, FORMAT, FORMAT_VERSION, StoreFileError } from './types';
+import { type DataFileContents, FORMAT, FORMAT_VERSION, StoreFileError } from './types';
 
 // The data file as read at start. It is written only by folding a journal into it (fold.ts), in
 // a worker thread, from the files on disk: never from the records in memory.
-export class DurableJsonFile {
+export class DataFile {
   readonly path: string;
-  /** Size of the snapshot last read or written: it sets the journal's compaction threshold. */
+  /** Size of the data file last read or written: it sets the journal's compaction threshold. */
   bytes = 0;
   /**
    * The file is as svc wrote it: its checksum held when read, or a fold has written it since. A
@@ -27,7 +27,7 @@ export class DurableJsonFile {
    * (the lock a crashed svc left says so); when it still is, only its head and layout are read
    * now, and each workspace's bytes when it is parsed.
    */
-  async read(remembered?: FileIdentity): Promise<DataFile | null> {
+  async read(remembered?: FileIdentity): Promise<DataFileContents | null> {
     if (remembered !== undefined) {
       const known = this.#readKnown(remembered);
       if (known !== undefined) {
@@ -66,7 +66,7 @@ export class DurableJsonFile {
       layout: _layout,
       crc32: _crc32,
       ...file
-    } = checkFormat(this.path, data) as DataFile & {
+    } = checkFormat(this.path, data) as DataFileContents & {
       layout?: unknown;
       crc32?: unknown;
     };
@@ -91,7 +91,7 @@ export class DurableJsonFile {
   }
 
   /** The file read through its layout alone, when it is still what was remembered. */
-  #readKnown(remembered: FileIdentity): DataFile | undefined {
+  #readKnown(remembered: FileIdentity): DataFileContents | undefined {
     try {
       this.#fd = openSync(this.path, 'r');
     } catch {
@@ -208,8 +208,8 @@ export function parseIdentity(text: string | undefined): FileIdentity | undefine
   }
 }
 
-function checkFormat(path: string, data: unknown): DataFile {
-  const file = data as Partial<DataFile> | null;
+function checkFormat(path: string, data: unknown): DataFileContents {
+  const file = data as Partial<DataFileContents> | null;
   if (typeof file !== 'object' || file === null || file.format !== FORMAT) {
     throw new StoreFileError(
       `data file ${path} is not an svc data file (no "format": "${FORMAT}")`,
@@ -227,5 +227,5 @@ function checkFormat(path: string, data: unknown): DataFile {
   ) {
     throw new StoreFileError(`data file ${path} is damaged: seq, global or workspaces is missing`);
   }
-  return file as DataFile;
+  return file as DataFileContents;
 }
