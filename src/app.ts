@@ -1,7 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { adminApp } from './admin';
-import type { AppEnv } from './platform/context';
+import type { AppEnv } from './platform/app-env';
 import { onError } from './platform/errors/handler';
 import { cors } from './platform/http/cors';
 import { durability } from './platform/http/durability';

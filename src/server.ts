@@ -6,7 +6,7 @@ import { createApp } from './app';
 import { isBundleFile, readBundle } from './bundle/file';
 import type { Bundle } from './bundle/format';
 import { loadBundle, type ServedKey } from './bundle/load';
-import type { Config } from './platform/context';
+import type { Config } from './platform/config';
 import { ApiError } from './platform/errors';
 import { filesDirOf } from './platform/files/storage';
 import { continueUnlessTooLarge } from './platform/http/continue';

@@ -1,8 +1,8 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { catalogue, DELIVERIES } from './events';
 import { oauthRoutes } from './oauth';
+import type { AppEnv } from './platform/app-env';
 import { authenticate, requirePlan } from './platform/auth';
-import type { AppEnv } from './platform/context';
 import type { RouteDeps } from './platform/family';
 import { applyFault, routeMethods } from './platform/faults';
 import { limitBodies } from './platform/http/body-limit';

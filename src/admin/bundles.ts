@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import { BundleSchema } from '../bundle/format';
 import { makeBundle } from '../bundle/make';
-import type { AppEnv } from '../platform/context';
+import type { AppEnv } from '../platform/app-env';
 import { errorResponses, jsonResponse } from '../platform/openapi/responses';
 import { byId, recordId } from '../resources/common/routing';
 import type { Runtime } from '../runtime';

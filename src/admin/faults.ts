@@ -1,5 +1,5 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import type { AppEnv } from '../platform/context';
+import type { AppEnv } from '../platform/app-env';
 import { type ErrorCode, errorCodes, errorStatus, invalid, notFound } from '../platform/errors';
 import { type FaultMatch, MAX_DELAY_MS, type NewFault } from '../platform/faults';
 import { adminWriteErrors, errorResponses, jsonResponse } from '../platform/openapi/responses';

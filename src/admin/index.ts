@@ -1,6 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../platform/context';
+import type { AppEnv } from '../platform/app-env';
 import { limitBodies } from '../platform/http/body-limit';
 import { bodyText } from '../platform/http/body-text';
 import { validationHook } from '../platform/openapi/validation';

@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import { CreateAppSchema, CreatedAppSchema, OAuthAppSchema } from '../oauth/schemas';
 import { listApps, registerApp } from '../oauth/service';
-import type { AppEnv } from '../platform/context';
+import type { AppEnv } from '../platform/app-env';
 import { adminWriteErrors, errorResponses, jsonResponse } from '../platform/openapi/responses';
 import { listOf } from '../platform/openapi/schemas';
 import { jsonBody } from '../resources/common/routing';

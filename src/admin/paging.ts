@@ -1,7 +1,7 @@
-import type { Platform } from '../platform/context';
 import { ApiError } from '../platform/errors';
 import type { Page } from '../platform/family';
 import { cursorParam, type ListBody, limitParam } from '../platform/paging';
+import type { Platform } from '../platform/platform';
 import type { Position, Rec } from '../store';
 
 // decisions.md, Control API: the control API's lists page as the public API's do (spec,

@@ -1,6 +1,6 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { TypedResponse } from 'hono';
-import type { AppEnv } from '../platform/context';
+import type { AppEnv } from '../platform/app-env';
 import { ApiError } from '../platform/errors';
 import { errorResponses, standardHeaders } from '../platform/openapi/responses';
 import { listOf } from '../platform/openapi/schemas';

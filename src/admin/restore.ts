@@ -1,8 +1,9 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
-import { type AppEnv, appContext, appUrlFor } from '../platform/context';
+import { type AppEnv, appUrlFor } from '../platform/app-env';
 import { ApiError } from '../platform/errors';
 import type { Family } from '../platform/family';
 import { adminWriteErrors, jsonResponse } from '../platform/openapi/responses';
+import { appContext } from '../platform/service-context';
 import { FAMILIES } from '../resources';
 import { byId, recordId } from '../resources/common/routing';
 import { restore } from '../resources/recoverable';

@@ -1,6 +1,6 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Delivery } from '../deliveries/records';
-import type { AppEnv } from '../platform/context';
+import type { AppEnv } from '../platform/app-env';
 import { adminWriteErrors, errorResponses, jsonResponse } from '../platform/openapi/responses';
 import { listOf, timestamp } from '../platform/openapi/schemas';
 import { uuidInput } from '../resources/common/fields';

@@ -1,6 +1,6 @@
-import type { Platform } from '../platform/context';
 import { errorStatus } from '../platform/errors';
 import { sleep } from '../platform/faults';
+import type { Platform } from '../platform/platform';
 import { deliver, type Outgoing, type Result, timedOutAfter } from './send';
 
 /**

@@ -6,9 +6,10 @@ import {
   matches,
   occurrencesOf,
 } from '../events';
-import { appContext, type Platform, type ServiceContext } from '../platform/context';
 import { type Body, type Occurrence, WILDCARD } from '../platform/family';
 import { newId } from '../platform/ids';
+import type { Platform } from '../platform/platform';
+import { appContext, type ServiceContext } from '../platform/service-context';
 import type { Webhook } from '../resources';
 import { GLOBAL, type TxScope, type WorkspaceCollections } from '../store';
 import { MAX_ATTEMPTS } from './policy';

@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
-import type { Platform } from '../platform/context';
 import { newId } from '../platform/ids';
+import type { Platform } from '../platform/platform';
 import { type AttemptResult, afterAttempt, validSecrets, type Webhook } from '../resources';
 import { GLOBAL, type TxScope, type WorkspaceCollections } from '../store';
 import { deliverOrFault } from './faulted';

@@ -1,5 +1,5 @@
-import type { ServiceContext } from '../platform/context';
 import type { AnyRecord, Body, Family, Occurrence } from '../platform/family';
+import type { ServiceContext } from '../platform/service-context';
 import type { Rec } from '../store';
 
 // spec, Events: "The event is raised from the data change itself". A committed change is the

@@ -1,7 +1,7 @@
 import type { z } from '@hono/zod-openapi';
-import type { ServiceContext } from '../platform/context';
 import { type Body, deletedSnapshot, type EventDef } from '../platform/family';
 import { newId } from '../platform/ids';
+import type { ServiceContext } from '../platform/service-context';
 import { deliveryFields } from './body';
 import { familyOfEvent } from './catalogue';
 import { seen } from './derive';

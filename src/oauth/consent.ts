@@ -1,6 +1,6 @@
-import type { Platform } from '../platform/context';
 import { ApiError, invalid } from '../platform/errors';
 import { randomToken, sha256Hex } from '../platform/ids';
+import type { Platform } from '../platform/platform';
 import type { OAuthCode, OAuthScope } from './records';
 
 // What the consent page (GET/POST {app_url}/oauth/authorize) needs from the OAuth server: the

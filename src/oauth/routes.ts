@@ -1,10 +1,11 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import type { AppEnv, Platform } from '../platform/context';
+import type { AppEnv } from '../platform/app-env';
 import { ApiError } from '../platform/errors';
 import { errorResponse } from '../platform/errors/handler';
 import type { Idempotency, KeptAnswer } from '../platform/idempotency';
 import { errorResponses, standardHeaders } from '../platform/openapi/responses';
+import type { Platform } from '../platform/platform';
 import { OAuthError, type OAuthErrorCode } from './errors';
 import { requestPrint, sealWith } from './idempotency';
 import type { OAuthApp } from './records';

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { Platform } from '../platform/context';
 import { ApiError } from '../platform/errors';
 import { newId, randomToken, sha256Hex } from '../platform/ids';
+import type { Platform } from '../platform/platform';
 import { disableWebhooksOf } from '../resources/webhooks/service';
 import type { Tx, TxScope } from '../store';
 import type { GlobalCollections } from '../store/collections';

@@ -1,5 +1,5 @@
-import type { Platform } from '../platform/context';
 import type { DueWork } from '../platform/family';
+import type { Platform } from '../platform/platform';
 import { GLOBAL, type Rec, type WorkspaceCollections } from '../store';
 import type { Name } from '../store/collections';
 import { FAMILIES } from '.';

@@ -1,5 +1,6 @@
-import { holderOf, type Platform } from '../platform/context';
 import type { Family } from '../platform/family';
+import { holderOf } from '../platform/holder-of';
+import type { Platform } from '../platform/platform';
 import { GLOBAL, type Rec, type WorkspaceCollections } from '../store';
 import type { Name } from '../store/collections';
 import { FAMILIES } from '.';

@@ -1,8 +1,8 @@
 import { eventDef, familyOfColl } from '../events';
-import { appContext } from '../platform/context';
 import { ApiError } from '../platform/errors';
 import { WILDCARD } from '../platform/family';
 import { fieldOf } from '../platform/openapi/validation';
+import { appContext } from '../platform/service-context';
 import type { Runtime } from '../runtime';
 import type { StoredRecord, WorkspaceSnapshot } from './format';
 

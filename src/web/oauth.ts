@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { findApp, issueCode, type OAuthAppView } from '../oauth/consent';
-import type { AppEnv, Platform } from '../platform/context';
+import type { AppEnv } from '../platform/app-env';
+import type { Platform } from '../platform/platform';
 import { consentPage, errorPage } from './oauth-page';
 import { PageTokens } from './ui/tokens';
 

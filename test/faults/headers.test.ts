@@ -1,7 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { describe, expect, test } from 'vitest';
+import type { AppEnv } from '../../src/platform/app-env';
 import { Clock } from '../../src/platform/clock';
-import type { AppEnv } from '../../src/platform/context';
 import { applyFault, Faults, routeMethods } from '../../src/platform/faults';
 import { harness, type Json } from '../support/harness';
 

@@ -3,7 +3,7 @@
 // writer with the EXIF a phone camera writes.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Config } from '../../src/platform/context';
+import type { Config } from '../../src/platform/config';
 import { type ExifFields, writeJpeg } from '../../src/resources/files/jpeg';
 import { expectError, ok } from '../support/expect';
 import {

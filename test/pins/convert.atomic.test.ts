@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
-import { appContext } from '../../src/platform/context';
 import { ApiError } from '../../src/platform/errors';
+import { appContext } from '../../src/platform/service-context';
 import { convertPin } from '../../src/resources/pins/convert';
 import { DALLAS, fresh, newPin, ok, pinOf } from './setup';
 

@@ -2,7 +2,7 @@
 // any credential, every answer readable by the app (its headers exposed), --cors to narrow or
 // switch it off. /__admin is the web app's own, same-origin.
 import { describe, expect, test } from 'vitest';
-import type { Config } from '../../src/platform/context';
+import type { Config } from '../../src/platform/config';
 import { harness } from '../support/harness';
 
 const APP = 'http://localhost:3000';

@@ -1,6 +1,6 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import type { AppEnv } from '../../src/platform/app-env';
 import { requireWrite } from '../../src/platform/auth';
-import type { AppEnv } from '../../src/platform/context';
 import { ApiError } from '../../src/platform/errors';
 import { newId } from '../../src/platform/ids';
 import {

@@ -1,5 +1,5 @@
 import { createApp } from '../../src/app';
-import type { Config } from '../../src/platform/context';
+import type { Config } from '../../src/platform/config';
 import { createRuntime, defaultConfig, type Runtime } from '../../src/runtime';
 import { Store } from '../../src/store';
 import type { V1Extension } from '../../src/v1';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { Config } from '../../src/platform/context';
+import type { Config } from '../../src/platform/config';
 import type { Harness, Json, TestWorkspace } from '../support/harness';
 import { Receiver } from '../support/receiver';
 import { advance, createJob, hookHarness, log, receiver, subscribeUrl } from './setup';

@@ -2,7 +2,7 @@
 // repeat and the readings of what arrived. Importing it registers the afterEach that closes every
 // receiver and stops every scheduler a test started through it.
 import { afterEach, expect } from 'vitest';
-import type { Config } from '../../src/platform/context';
+import type { Config } from '../../src/platform/config';
 import { Contract } from '../support/contract';
 import { ok } from '../support/expect';
 import {

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { type AppEnv, appUrlFor, type Platform } from '../context';
+import { type AppEnv, appUrlFor } from '../app-env';
 import { ApiError } from '../errors';
+import type { Platform } from '../platform';
 import { identifyCredential } from './credentials';
 
 // spec, Authentication 2: Bearer or X-API-Key, "both work on every endpoint". A Bearer header is

@@ -1,6 +1,6 @@
 import type { Context, ErrorHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { type AppEnv, requestAppUrl } from '../context';
+import { type AppEnv, requestAppUrl } from '../app-env';
 import { ApiError, errorBody } from './index';
 
 export function errorResponse(c: Context<AppEnv>, err: ApiError): Response {

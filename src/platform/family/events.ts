@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import type { ServiceContext } from '../context';
 import { ApiError } from '../errors';
+import type { ServiceContext } from '../service-context';
 
 // The words a family declares its events in (spec, Events): what each event is called and
 // carries, the filters it takes, and which changes raise it. The event deriver, the catalogue

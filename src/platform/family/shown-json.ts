@@ -1,6 +1,6 @@
 import type { WorkspaceCollections } from '../../store';
 import type { Name } from '../../store/collections';
-import type { ServiceContext } from '../context';
+import type { ServiceContext } from '../service-context';
 
 // About 64 MB of JSON at most (a job is about 2 KB of it: some 30,000 jobs).
 const MAX_BYTES = 64 * 1024 * 1024;

@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { type AppEnv, requestAppUrl } from '../context';
+import { type AppEnv, requestAppUrl } from '../app-env';
 import { ApiError, errorBody, errorStatus } from '../errors';
 import { setAnswerHeader } from '../http/headers';
 import { allowFor, type MethodsAt } from './allow';

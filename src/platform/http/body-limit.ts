@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import type { AppEnv } from '../context';
+import type { AppEnv } from '../app-env';
 import { ApiError } from '../errors';
 import { BODY_METHODS } from '../request-log';
 

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { AppEnv } from '../context';
+import type { AppEnv } from '../app-env';
 import { setAnswerHeader } from './headers';
 
 // CORS for /v1, so that a browser app on another origin (a front end on localhost:3000) can call

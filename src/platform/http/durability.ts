@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Store } from '../../store';
-import type { AppEnv } from '../context';
+import type { AppEnv } from '../app-env';
 
 // A write is acknowledged only once it is on disk: when anything committed while this request
 // ran, the answer waits for the group commit that carries it. A read during which nothing was

@@ -1,5 +1,5 @@
 import type { Context, Hono, NotFoundHandler } from 'hono';
-import type { AppEnv } from '../context';
+import type { AppEnv } from '../app-env';
 import { ApiError } from '../errors';
 import { errorResponse } from '../errors/handler';
 import { type RoutePattern, routePatterns } from './routes';

@@ -7,7 +7,7 @@ let counter = Number.parseInt(randomBytes(4).toString('hex'), 16);
 export const nextId = () => `req_${PREFIX}${(counter++).toString(16).padStart(16, '0')}`;
 
 import type { Context } from 'hono';
-import type { AppEnv } from '../context';
+import type { AppEnv } from '../app-env';
 import { setAnswerHeader } from './headers';
 
 // spec, Errors: `request_id` is also sent as header X-Request-Id (on every response, so a

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import type { Rec } from '../../store';
-import type { AppEnv, Platform } from '../context';
+import type { AppEnv } from '../app-env';
 import { ApiError } from '../errors';
 import { isMultipart } from '../http/body-limit';
 import { hasBody } from '../http/has-body';
 import { sha256Hex } from '../ids';
+import type { Platform } from '../platform';
 import { drain, fingerprinting } from './multipart';
 
 export type IdempotencyRecord = Rec & {

@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../context';
+import type { AppEnv } from '../app-env';
 import { typedNullables } from './nullable';
 import { type Delivered, registerDeliveries, webhooksSection } from './webhooks';
 

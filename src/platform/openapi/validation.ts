@@ -1,6 +1,6 @@
 import type { Hook } from '@hono/zod-openapi';
 import type { z } from 'zod';
-import type { AppEnv } from '../context';
+import type { AppEnv } from '../app-env';
 import { ApiError } from '../errors';
 
 type Issue = z.core.$ZodIssue;

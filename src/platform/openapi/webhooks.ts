@@ -1,5 +1,5 @@
 import type { OpenAPIHono, z } from '@hono/zod-openapi';
-import type { AppEnv } from '../context';
+import type { AppEnv } from '../app-env';
 
 // spec, Events: what svc POSTs to a subscription's URL, described as OpenAPI 3.0 describes calls
 // an API makes (Redoc's `x-webhooks`; 3.1's `webhooks`): one entry an event, its body a schema of

@@ -1,6 +1,7 @@
 import type { Position, Rec } from '../../store';
 import { createdAt } from '../../store/order';
-import type { Platform, ServiceContext } from '../context';
+import type { Platform } from '../platform';
+import type { ServiceContext } from '../service-context';
 import type { PagingQuery } from './query';
 
 export { Cursors } from './cursors';

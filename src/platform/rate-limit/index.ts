@@ -1,8 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
-import type { AppEnv, Platform } from '../context';
+import type { AppEnv } from '../app-env';
 import { ApiError } from '../errors';
 import { setAnswerHeader } from '../http/headers';
+import type { Platform } from '../platform';
 import type { RateState } from './limiter';
 
 export { RateLimiter, type RateState } from './limiter';

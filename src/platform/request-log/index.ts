@@ -1,7 +1,8 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import type { AppEnv, Platform } from '../context';
+import type { AppEnv } from '../app-env';
 import { bodyText } from '../http/body-text';
 import { hasBody } from '../http/has-body';
+import type { Platform } from '../platform';
 import { cap, type LoggedResponse, type RequestLog } from './log';
 
 export {

@@ -1,16 +1,12 @@
 import { createRoute, type OpenAPIHono, type z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import {
-  type AppEnv,
-  appContext,
-  appUrlFor,
-  holderOf,
-  type Platform,
-  type ServiceContext,
-} from '../../platform/context';
+import { type AppEnv, appUrlFor } from '../../platform/app-env';
 import { ApiError } from '../../platform/errors';
 import type { Records } from '../../platform/family';
+import { holderOf } from '../../platform/holder-of';
 import { adminWriteErrors, jsonResponse } from '../../platform/openapi/responses';
+import type { Platform } from '../../platform/platform';
+import { appContext, type ServiceContext } from '../../platform/service-context';
 import type { WorkspaceCollections } from '../../store';
 import type { Name } from '../../store/collections';
 import { byId, jsonBody, recordId } from './routing';

@@ -1,6 +1,6 @@
-import type { ServiceContext } from '../../platform/context';
 import type { Page } from '../../platform/family';
 import { type ListQuery, timeFilter } from '../../platform/paging';
+import type { ServiceContext } from '../../platform/service-context';
 import type { Position, WorkspaceCollections } from '../../store';
 
 /** The collections whose records carry the job they are on. */

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono, type z } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { AppEnv } from '../../platform/app-env';
 import { requireWrite } from '../../platform/auth';
-import type { AppEnv, Platform, ServiceContext } from '../../platform/context';
 import { ApiError } from '../../platform/errors';
 import { errorResponse } from '../../platform/errors/handler';
 import type { Page } from '../../platform/family';
@@ -15,6 +15,8 @@ import {
 } from '../../platform/openapi/responses';
 import { DeletedSchema } from '../../platform/openapi/schemas';
 import { type ListBody, listJson, pageStart, wholeListJson } from '../../platform/paging';
+import type { Platform } from '../../platform/platform';
+import type { ServiceContext } from '../../platform/service-context';
 import type { Position, Rec } from '../../store';
 
 // decisions.md: any text is an id to look up, and one of another form than a UUID names no

@@ -1,6 +1,6 @@
 import type { z } from '@hono/zod-openapi';
-import type { ServiceContext } from '../../platform/context';
 import { defineRecords, shape } from '../../platform/family';
+import type { ServiceContext } from '../../platform/service-context';
 import { type Contact, ContactSchema } from './schema';
 
 export const fullName = (c: Pick<Contact, 'first_name' | 'last_name'>) =>

@@ -1,6 +1,6 @@
 import type { z } from '@hono/zod-openapi';
-import type { ServiceContext } from '../../platform/context';
 import { shape } from '../../platform/family';
+import type { ServiceContext } from '../../platform/service-context';
 import { type EstimateTemplate, EstimateTemplateSchema } from './schema';
 
 export const presentTemplate = (t: EstimateTemplate): z.infer<typeof EstimateTemplateSchema> =>

@@ -1,8 +1,8 @@
-import type { ServiceContext } from '../../platform/context';
 import { ApiError } from '../../platform/errors';
 import type { DueWork } from '../../platform/family';
 import { newId } from '../../platform/ids';
 import { type ListQuery, timeFilter } from '../../platform/paging';
+import type { ServiceContext } from '../../platform/service-context';
 import type { Position, TxScope, WorkspaceCollections } from '../../store';
 import { addDays, centralDate, centralDayEnd } from '../common/central-time';
 import { toCents } from '../common/cents';

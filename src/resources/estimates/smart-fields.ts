@@ -1,4 +1,4 @@
-import type { ServiceContext } from '../../platform/context';
+import type { ServiceContext } from '../../platform/service-context';
 import type { Line } from '../common/line-items';
 import type { Contact } from '../contacts/schema';
 import { findContact } from '../contacts/service';

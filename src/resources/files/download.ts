@@ -1,13 +1,10 @@
 import { Readable } from 'node:stream';
 import { Hono } from 'hono';
-import {
-  type AppEnv,
-  appContext,
-  appUrlFor,
-  holderOf,
-  type Platform,
-} from '../../platform/context';
+import { type AppEnv, appUrlFor } from '../../platform/app-env';
 import { ApiError } from '../../platform/errors';
+import { holderOf } from '../../platform/holder-of';
+import type { Platform } from '../../platform/platform';
+import { appContext } from '../../platform/service-context';
 import { generatedPhoto } from './jpeg';
 import { checkLink } from './links';
 import { fileRecords } from './present';

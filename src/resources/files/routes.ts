@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import type { AppEnv } from '../../platform/app-env';
 import { requireWrite } from '../../platform/auth';
-import type { AppEnv } from '../../platform/context';
 import { ApiError } from '../../platform/errors';
 import type { RouteDeps } from '../../platform/family';
 import { jsonResponse } from '../../platform/openapi/responses';

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { ServiceContext } from '../../platform/context';
 import { ApiError } from '../../platform/errors';
 import type { FileStorage, Incoming } from '../../platform/files/storage';
 import { newId } from '../../platform/ids';
 import { type ListQuery, timeFilter } from '../../platform/paging';
+import type { ServiceContext } from '../../platform/service-context';
 import type { Position } from '../../store';
 import { findJob, jobIsLive, requireJob } from '../jobs/visibility';
 import type { Inspected } from './inspect';

@@ -1,5 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv, Platform } from '../../platform/context';
+import type { AppEnv } from '../../platform/app-env';
+import type { Platform } from '../../platform/platform';
 import { appAction } from '../common/app-side';
 import { invoiceRecords } from './present';
 import { viewInvoice, writeOff } from './service';

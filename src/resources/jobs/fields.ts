@@ -1,4 +1,4 @@
-import type { ServiceContext } from '../../platform/context';
+import type { ServiceContext } from '../../platform/service-context';
 import type { Template } from '../../store';
 import { requireContact } from '../contacts/service';
 import { requireUser } from '../users/service';

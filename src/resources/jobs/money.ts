@@ -1,4 +1,4 @@
-import type { ServiceContext } from '../../platform/context';
+import type { ServiceContext } from '../../platform/service-context';
 import type { TxScope, WorkspaceCollections } from '../../store';
 import { dollars, maxCents, toCents } from '../common/cents';
 import { isReceived, type Payment } from '../payments/schema';

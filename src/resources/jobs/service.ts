@@ -1,7 +1,7 @@
-import type { ServiceContext } from '../../platform/context';
 import { ApiError } from '../../platform/errors';
 import { newId, randomToken } from '../../platform/ids';
 import { type ListQuery, timeFilter } from '../../platform/paging';
+import type { ServiceContext } from '../../platform/service-context';
 import type { Position, TxScope, WorkspaceCollections } from '../../store';
 import type { Name } from '../../store/collections';
 import { findContact, getContact } from '../contacts/service';

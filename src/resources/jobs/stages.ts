@@ -1,5 +1,5 @@
-import type { ServiceContext } from '../../platform/context';
 import { ApiError } from '../../platform/errors';
+import type { ServiceContext } from '../../platform/service-context';
 import type { Stage } from '../pipelines/schema';
 import { listPipelines, listStages, stagesOf } from '../pipelines/service';
 import type { Job } from './schema';

@@ -1,5 +1,5 @@
-import type { ServiceContext } from '../../platform/context';
 import { ApiError } from '../../platform/errors';
+import type { ServiceContext } from '../../platform/service-context';
 import type { Job } from './schema';
 
 // A deleted job is in the recoverable area: it, and everything on it, is gone from the API

@@ -1,6 +1,7 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
-import { type AppEnv, appUrlFor, type Platform } from '../../platform/context';
+import { type AppEnv, appUrlFor } from '../../platform/app-env';
 import { adminWriteErrors, jsonResponse } from '../../platform/openapi/responses';
+import type { Platform } from '../../platform/platform';
 import { ownerOf } from '../common/app-side';
 import { byId, recordId } from '../common/routing';
 import { jobRecords } from '../jobs/present';

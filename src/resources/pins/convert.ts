@@ -1,5 +1,5 @@
-import type { ServiceContext } from '../../platform/context';
 import { ApiError } from '../../platform/errors';
+import type { ServiceContext } from '../../platform/service-context';
 import { createContact } from '../contacts/service';
 import type { Job } from '../jobs/schema';
 import { createJob } from '../jobs/service';

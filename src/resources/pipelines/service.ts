@@ -1,6 +1,6 @@
 import type { z } from '@hono/zod-openapi';
-import type { ServiceContext } from '../../platform/context';
 import { shape } from '../../platform/family';
+import type { ServiceContext } from '../../platform/service-context';
 import { type Pipeline, PipelineSchema, type Stage, StageSchema } from './schema';
 
 export const presentStage = (stage: Stage): z.infer<typeof StageSchema> =>

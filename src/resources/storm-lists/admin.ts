@@ -1,6 +1,8 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { type AppEnv, appContext, appUrlFor, type Platform } from '../../platform/context';
+import { type AppEnv, appUrlFor } from '../../platform/app-env';
 import { adminWriteErrors, jsonResponse } from '../../platform/openapi/responses';
+import type { Platform } from '../../platform/platform';
+import { appContext } from '../../platform/service-context';
 import { date, text } from '../common/fields';
 import { byId, jsonBody, recordId } from '../common/routing';
 import { DEFAULT_RADIUS_MI, MAX_REACH_MI } from './area';

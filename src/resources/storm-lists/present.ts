@@ -1,6 +1,6 @@
 import type { z } from '@hono/zod-openapi';
-import type { ServiceContext } from '../../platform/context';
 import { defineRecords, shape } from '../../platform/family';
+import type { ServiceContext } from '../../platform/service-context';
 import {
   type StormList,
   type StormListProperty,

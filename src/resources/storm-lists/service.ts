@@ -1,7 +1,7 @@
-import type { ServiceContext } from '../../platform/context';
 import { ApiError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { type ListQuery, timeFilter } from '../../platform/paging';
+import type { ServiceContext } from '../../platform/service-context';
 import type { Position } from '../../store';
 import { centralDate } from '../common/central-time';
 import type { Geography } from '../common/geo';

@@ -1,7 +1,7 @@
-import type { ServiceContext } from '../../platform/context';
 import { ApiError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { type ListQuery, timeFilter } from '../../platform/paging';
+import type { ServiceContext } from '../../platform/service-context';
 import type { Position } from '../../store';
 import { findContact, requireContact } from '../contacts/service';
 import { requireJob } from '../jobs/visibility';

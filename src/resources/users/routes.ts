@@ -1,5 +1,5 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../../platform/context';
+import type { AppEnv } from '../../platform/app-env';
 import { baseErrors, errorResponses, jsonResponse } from '../../platform/openapi/responses';
 import { listOf } from '../../platform/openapi/schemas';
 import { wholeList } from '../../platform/paging';

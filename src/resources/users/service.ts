@@ -1,7 +1,7 @@
 import type { z } from '@hono/zod-openapi';
-import type { ServiceContext } from '../../platform/context';
 import { ApiError } from '../../platform/errors';
 import { badFilter, type FilterDef, filterText, shape } from '../../platform/family';
+import type { ServiceContext } from '../../platform/service-context';
 import { ROLES, type User, UserSchema } from './schema';
 
 export const presentUser = (user: User): z.infer<typeof UserSchema> => shape(UserSchema, user, {});

@@ -1,5 +1,5 @@
-import type { ServiceContext } from '../../platform/context';
 import { badFilter, type EventDef } from '../../platform/family';
+import type { ServiceContext } from '../../platform/service-context';
 
 // spec, Filters: single-event subscriptions only; each key takes one value; several keys must all
 // match; a stage filter takes a key or a label and the subscription stores the key. Each filter

@@ -1,8 +1,8 @@
 import type { z } from '@hono/zod-openapi';
-import type { ServiceContext } from '../../platform/context';
 import { ApiError } from '../../platform/errors';
 import { type EventCatalogue, type EventDef, shape, WILDCARD } from '../../platform/family';
 import { newId, randomToken } from '../../platform/ids';
+import type { ServiceContext } from '../../platform/service-context';
 import type { TxScope, WorkspaceCollections } from '../../store';
 import { checkFilters } from './filters';
 import { rollSecret, type Webhook } from './records';

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { AppEnv } from '../../platform/context';
+import type { AppEnv } from '../../platform/app-env';
 import { type ErrorCode, errorCodes, errorStatus } from '../../platform/errors';
 import { Page } from '../ui/layout';
 import { DocsNav } from './nav';

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { AppEnv } from '../../platform/context';
+import type { AppEnv } from '../../platform/app-env';
 import { errorsPage } from './errors';
 import { referencePage } from './reference';
 import { signaturesPage } from './signatures';

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Hono } from 'hono';
-import type { AppEnv } from '../../platform/context';
+import type { AppEnv } from '../../platform/app-env';
 
 // The API reference is drawn by swagger-ui-dist, read from the installed package at run time (svc
 // runs offline: never a CDN). The CLI is one esbuild bundle with node_modules beside it, so the

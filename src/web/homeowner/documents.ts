@@ -1,4 +1,4 @@
-import type { ServiceContext } from '../../platform/context';
+import type { ServiceContext } from '../../platform/service-context';
 import { dollars, lineCents, toCents } from '../../resources/common/cents';
 import type { Line } from '../../resources/common/line-items';
 import { fullName } from '../../resources/contacts/present';

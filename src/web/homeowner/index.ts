@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
-import type { AppEnv, Platform } from '../../platform/context';
+import type { AppEnv } from '../../platform/app-env';
+import type { Platform } from '../../platform/platform';
 import type { Asset } from '../ui/assets';
 import { PageTokens } from '../ui/tokens';
 import { estimateRoutes } from './estimate-routes';

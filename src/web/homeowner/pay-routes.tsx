@@ -1,6 +1,8 @@
 import { type Context, Hono } from 'hono';
-import { type AppEnv, appUrlFor, type Platform, type ServiceContext } from '../../platform/context';
+import { type AppEnv, appUrlFor } from '../../platform/app-env';
 import { ApiError } from '../../platform/errors';
+import type { Platform } from '../../platform/platform';
+import type { ServiceContext } from '../../platform/service-context';
 import { toCents } from '../../resources/common/cents';
 import { presentInvoice } from '../../resources/invoices/present';
 import type { Invoice } from '../../resources/invoices/schema';

@@ -1,5 +1,6 @@
 import { type Context, Hono } from 'hono';
-import { type AppEnv, appUrlFor, type Platform } from '../../platform/context';
+import { type AppEnv, appUrlFor } from '../../platform/app-env';
+import type { Platform } from '../../platform/platform';
 import { getEstimate } from '../../resources/estimates/service';
 import { getInvoice } from '../../resources/invoices/service';
 import { lookup } from '../ui/lookup';

@@ -1,11 +1,7 @@
 import { Hono } from 'hono';
-import {
-  type AppEnv,
-  appContext,
-  appUrlFor,
-  type Platform,
-  type ServiceContext,
-} from '../../platform/context';
+import { type AppEnv, appUrlFor } from '../../platform/app-env';
+import type { Platform } from '../../platform/platform';
+import { appContext, type ServiceContext } from '../../platform/service-context';
 import { findContact } from '../../resources/contacts/service';
 import { presentEstimate } from '../../resources/estimates/present';
 import { presentInvoice } from '../../resources/invoices/present';

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { ClockSchema } from '../../admin/schemas';
-import type { AppEnv } from '../../platform/context';
+import type { AppEnv } from '../../platform/app-env';
 import type { Runtime } from '../../runtime';
 import { type Change, GLOBAL, type Rec } from '../../store';
 import type { ControlApi } from './control';

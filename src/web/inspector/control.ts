@@ -2,7 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { clockAdmin } from '../../admin/clock';
 import { faultAdmin } from '../../admin/faults';
 import { workspaceAdmin } from '../../admin/workspaces';
-import type { AppEnv } from '../../platform/context';
+import type { AppEnv } from '../../platform/app-env';
 import { ApiError } from '../../platform/errors';
 import { toApiError } from '../../platform/errors/handler';
 import { validationHook } from '../../platform/openapi/validation';

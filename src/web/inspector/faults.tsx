@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { AppEnv } from '../../platform/context';
+import type { AppEnv } from '../../platform/app-env';
 import { ApiError, errorCodes } from '../../platform/errors';
 import type { Fault } from '../../platform/faults';
 import type { ControlApi } from './control';

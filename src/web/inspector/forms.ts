@@ -1,6 +1,6 @@
 import type { Context, Handler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import type { AppEnv } from '../../platform/context';
+import type { AppEnv } from '../../platform/app-env';
 import { ApiError } from '../../platform/errors';
 import type { Runtime } from '../../runtime';
 import type { PageTokens } from '../ui/tokens';

@@ -1,8 +1,8 @@
 import { type Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { requestFilterFrom } from '../../admin/requests';
-import type { AppEnv } from '../../platform/context';
-import { appUrlFor } from '../../platform/context';
+import type { AppEnv } from '../../platform/app-env';
+import { appUrlFor } from '../../platform/app-env';
 import { ApiError } from '../../platform/errors';
 import type { LoggedRequest, RequestFilter } from '../../platform/request-log';
 import type { NewEntry } from '../../platform/request-log/log';

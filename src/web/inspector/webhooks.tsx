@@ -11,9 +11,10 @@ import {
 } from '../../admin/webhooks-service';
 import type { Attempt, Delivery } from '../../deliveries/records';
 import { EVENTS } from '../../events/catalogue';
-import { type AppEnv, holderOf } from '../../platform/context';
+import type { AppEnv } from '../../platform/app-env';
 import { ApiError } from '../../platform/errors';
 import { WILDCARD } from '../../platform/family';
+import { holderOf } from '../../platform/holder-of';
 import { validSecrets } from '../../resources/webhooks/records';
 import type { Position } from '../../store';
 import { notFoundPage } from '../ui/not-found';

@@ -4,7 +4,7 @@ import { CreatedWorkspaceSchema } from '../../admin/schemas';
 import { presentWorkspace, revokeKey, setSubscription } from '../../admin/workspaces-service';
 import { CreateAppSchema } from '../../oauth/schemas';
 import { deleteConnection, listApps, listConnections, registerApp } from '../../oauth/service';
-import type { AppEnv } from '../../platform/context';
+import type { AppEnv } from '../../platform/app-env';
 import { ApiError } from '../../platform/errors';
 import { issueToError } from '../../platform/openapi/validation';
 import { notFoundPage } from '../ui/not-found';

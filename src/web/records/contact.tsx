@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { AppEnv } from '../../platform/context';
+import type { AppEnv } from '../../platform/app-env';
 import { presentContact } from '../../resources/contacts/present';
 import { hasContact } from '../../resources/jobs/service';
 import { Page } from '../ui/layout';

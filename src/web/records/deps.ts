@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
-import { type AppEnv, appUrlFor, type ServiceContext } from '../../platform/context';
+import { type AppEnv, appUrlFor } from '../../platform/app-env';
+import type { ServiceContext } from '../../platform/service-context';
 import type { Runtime } from '../../runtime';
 import type { WorkspaceCollections } from '../../store';
 import type { Name } from '../../store/collections';

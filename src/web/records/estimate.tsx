@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { AppEnv } from '../../platform/context';
+import type { AppEnv } from '../../platform/app-env';
 import type { Line } from '../../resources/common/line-items';
 import { presentEstimate } from '../../resources/estimates/present';
 import { Page } from '../ui/layout';

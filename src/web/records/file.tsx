@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { AppEnv } from '../../platform/context';
+import type { AppEnv } from '../../platform/app-env';
 import { presentFile } from '../../resources/files/present';
 import { Page } from '../ui/layout';
 import { notFoundPage } from '../ui/not-found';

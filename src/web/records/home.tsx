@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { AppEnv } from '../../platform/context';
+import type { AppEnv } from '../../platform/app-env';
 import type { Runtime } from '../../runtime';
 import { Page } from '../ui/layout';
 import { Badge, count } from './parts';

@@ -1,4 +1,4 @@
-import type { ServiceContext } from '../../platform/context';
+import type { ServiceContext } from '../../platform/service-context';
 import { presentEstimate } from '../../resources/estimates/present';
 import { presentFile } from '../../resources/files/present';
 import { presentInvoice } from '../../resources/invoices/present';

@@ -1,4 +1,4 @@
-import type { ServiceContext } from '../../platform/context';
+import type { ServiceContext } from '../../platform/service-context';
 import type { Job } from '../../resources/jobs/schema';
 import type { OnJobRecords } from './job-data';
 import { money } from './parts';

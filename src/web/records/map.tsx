@@ -1,4 +1,4 @@
-import type { ServiceContext } from '../../platform/context';
+import type { ServiceContext } from '../../platform/service-context';
 import { milesBetween } from '../../resources/common/geo';
 import type { Pin } from '../../resources/pins/schema';
 

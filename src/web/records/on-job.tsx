@@ -1,4 +1,4 @@
-import type { ServiceContext } from '../../platform/context';
+import type { ServiceContext } from '../../platform/service-context';
 import { OnDeletedJob } from './parts';
 
 // How a record that hangs off a job names it: a link to the job's page, and, while the job is

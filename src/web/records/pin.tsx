@@ -1,5 +1,5 @@
 import { type Context, Hono } from 'hono';
-import type { AppEnv } from '../../platform/context';
+import type { AppEnv } from '../../platform/app-env';
 import { presentPin } from '../../resources/pins/present';
 import { Page } from '../ui/layout';
 import { notFoundPage } from '../ui/not-found';

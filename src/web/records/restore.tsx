@@ -1,6 +1,6 @@
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import type { AppEnv } from '../../platform/context';
+import type { AppEnv } from '../../platform/app-env';
 import { restore } from '../../resources/recoverable';
 import type { Runtime } from '../../runtime';
 import { Page } from '../ui/layout';

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { AppEnv } from '../../platform/context';
+import type { AppEnv } from '../../platform/app-env';
 import { presentStormList } from '../../resources/storm-lists/present';
 import type { Position } from '../../store';
 import { Page } from '../ui/layout';

@@ -1,4 +1,4 @@
-import type { ServiceContext } from '../../platform/context';
+import type { ServiceContext } from '../../platform/service-context';
 import { FAMILIES } from '../../resources';
 import type { Job } from '../../resources/jobs/schema';
 import type { Stage } from '../../resources/pipelines/schema';

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
-import { type AppEnv, appContext, appUrlFor } from '../../platform/context';
+import { type AppEnv, appUrlFor } from '../../platform/app-env';
+import { appContext } from '../../platform/service-context';
 import { Page } from '../ui/layout';
 import { notFoundPage } from '../ui/not-found';
 import type { Deps } from './deps';

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { AppEnv } from '../../platform/context';
+import type { AppEnv } from '../../platform/app-env';
 import { STYLE } from './style';
 
 /** A script or stylesheet of one area of the web app, served at `/_app/<name>`. */

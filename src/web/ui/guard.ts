@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../../platform/context';
+import type { AppEnv } from '../../platform/app-env';
 
 // What every page of the web app is sent with: scripts, styles and requests from svc itself only
 // (no CDN: svc runs offline), images from svc or inline (thumbnails, the pin map), forms posting

@@ -1,4 +1,6 @@
-import { appContext, holderOf, type Platform, type ServiceContext } from '../../platform/context';
+import { holderOf } from '../../platform/holder-of';
+import type { Platform } from '../../platform/platform';
+import { appContext, type ServiceContext } from '../../platform/service-context';
 import type { WorkspaceCollections } from '../../store';
 import type { Name } from '../../store/collections';
 
