@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { cleanup, http, runSvc, type Server, startServe, tempDir } from '../support/spawn';
 
 // The issue-18 probe's findings on `svc trigger`, as a real process against a spawned svc: the
-// README's override examples, overrides into lists, overrides the server ignored, what a wrong
-// --server, a server that is down and a read key say, and the key a trigger makes going after it.
+// override examples of docs/cli/trigger.md, overrides into lists, overrides the server ignored,
+// what a wrong --server, a server that is down and a read key say, and the key a trigger makes
+// going after it.
 
 let server: Server;
 let ws: { id: string; write: string; read: string };
@@ -28,7 +29,7 @@ function madeId(stdout: string, path: string): string {
   return found[1];
 }
 
-describe('the README override examples work', () => {
+describe('the override examples of docs/cli/trigger.md work', () => {
   const examples: [string, string[], string, Record<string, unknown>][] = [
     [
       'job.created',

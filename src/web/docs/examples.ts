@@ -1,5 +1,6 @@
-// The examples on /docs/signatures. The TypeScript one is the README's ("Verifying a signature in
-// a few lines of TypeScript"), word for word; test/web/docs runs each against signatures svc makes.
+// The examples on /docs/signatures. The TypeScript one is the webhooks guide's
+// (docs/guides/webhooks.md, "Verifying a signature in a few lines of TypeScript"), word for word;
+// test/web/docs runs each against signatures svc makes.
 
 export const TYPESCRIPT_EXAMPLE = `import { createHmac, timingSafeEqual } from 'node:crypto';
 

@@ -57,9 +57,12 @@ afterAll(async () => {
 });
 
 describe('the examples on /docs/signatures', () => {
-  test("the TypeScript example is the README's, word for word", async () => {
-    const readme = await readFile(join(import.meta.dirname, '../../../README.md'), 'utf8');
-    expect(readme).toContain(`\`\`\`ts\n${TYPESCRIPT_EXAMPLE}\`\`\``);
+  test("the TypeScript example is the webhooks guide's, word for word", async () => {
+    const guide = await readFile(
+      join(import.meta.dirname, '../../../docs/guides/webhooks.md'),
+      'utf8',
+    );
+    expect(guide).toContain(`\`\`\`ts\n${TYPESCRIPT_EXAMPLE}\`\`\``);
   });
 
   test('the page shows every example, escaped as text', async () => {
