@@ -24,7 +24,7 @@ describe('the import rules of src/', () => {
   test('no cycle between family folders beyond those issue 36 is breaking up', () => {
     // The families that reach one another through their imports today. The list may only shrink:
     // a new cycle fails here, and so does breaking one without taking it off the list.
-    const known = [['contacts', 'estimates', 'invoices', 'jobs', 'notes', 'payments']];
+    const known = [['contacts', 'jobs', 'notes']];
     expect(familyCycles(all)).toEqual(known);
   });
 });

@@ -3,8 +3,8 @@
 // files, payments).
 import { expect } from 'vitest';
 import type { FileRecord } from '../../src/resources/files/schema';
-import { syncReceived } from '../../src/resources/jobs/money';
 import type { Job } from '../../src/resources/jobs/schema';
+import { syncReceived } from '../../src/resources/money';
 import type { Payment } from '../../src/resources/payments/schema';
 import {
   type Harness,

@@ -1,11 +1,11 @@
 import type { Family } from '../../platform/family';
 import { invoiceAdmin } from './admin';
 import { invoiceEvents } from './events';
+import { invoiceOverdue } from './overdue';
 import { invoiceRecords } from './present';
 import { invoiceRoutes } from './routes';
 import { InvoiceListSchema } from './schema';
 import { listInvoices } from './service';
-import { invoiceOverdue } from './settle';
 
 export const invoices: Family = {
   name: 'invoices',

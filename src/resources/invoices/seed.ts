@@ -4,9 +4,8 @@ import { divRound } from '../common/cents';
 import type { Line } from '../common/line-items';
 import { signedOn } from '../estimates/seed';
 import type { Job } from '../jobs/schema';
+import { invoiceCents, withPaid } from '../money';
 import { INVOICE_STATUSES, type Invoice, type InvoiceStatus, NEW_INVOICE } from './schema';
-import { withPaid } from './settle';
-import { invoiceCents } from './totals';
 
 /** The share of jobs billed. */
 const SHARE: Record<Profile, number> = { empty: 0, small: 0.35, demo: 0.65, large: 0.3 };

@@ -9,6 +9,7 @@ import { MAX_MONEY } from '../common/fields';
 import { toLines } from '../common/line-items';
 import { findContact, requireContact } from '../contacts/service';
 import { findJob, requireJob } from '../jobs/visibility';
+import { settled } from '../money';
 import {
   type Invoice,
   type InvoiceCreate,
@@ -16,7 +17,6 @@ import {
   type InvoiceUpdate,
   NEW_INVOICE,
 } from './schema';
-import { settled } from './settle';
 
 type Ws = TxScope<WorkspaceCollections>;
 

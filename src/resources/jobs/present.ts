@@ -3,7 +3,7 @@ import { defineRecords, shape } from '../../platform/family';
 import type { ServiceContext } from '../../platform/service-context';
 import { dollars } from '../common/cents';
 import { findContact } from '../contacts/service';
-import { jobMoney, receivedByJob, receivedCents } from './money';
+import { jobMoney, receivedByJob, receivedCents } from '../money';
 import { type Job, type JobOut, JobSchema, type PersonRefSchema } from './schema';
 
 type PersonRef = z.infer<typeof PersonRefSchema>;

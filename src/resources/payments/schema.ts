@@ -64,9 +64,6 @@ declare module '../../store/collections' {
   }
 }
 
-// A payment counts as money in hand once it is no longer only expected.
-export const isReceived = (p: Payment) => p.status !== 'expected';
-
 export const PaymentListSchema = listOf(PaymentSchema, 'PaymentList');
 
 export const PaymentCreateSchema = z

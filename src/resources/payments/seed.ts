@@ -2,8 +2,8 @@ import { DAY, iso, type Seeding, type SeedStep } from '../../platform/family';
 import { centralDate } from '../common/central-time';
 import { divRound, dollars, toCents } from '../common/cents';
 import { type Paid, paidOn } from '../invoices/seed';
-import { receivedCents } from '../jobs/money';
 import type { Job } from '../jobs/schema';
+import { receivedCents } from '../money';
 import type { Payment } from './schema';
 
 // The money that came in on each job: what its invoices were paid (in one or two payments, now
@@ -141,7 +141,7 @@ export const paymentSeed: SeedStep = {
     for (const paid of paidOn.get(s)?.get(job.id) ?? []) {
       invoicePayments(s, job, paid);
     }
-    // The job keeps its money in hand, as every payment change keeps it (jobs/money.ts).
+    // The job keeps its money in hand, as every payment change keeps it (money/job.ts).
     job.amount_received = dollars(receivedCents(s.all('payments').slice(before), job.id));
   },
 };

@@ -5,16 +5,9 @@ import type { ServiceContext } from '../../platform/service-context';
 import type { Position, TxScope, WorkspaceCollections } from '../../store';
 import { centralDate } from '../common/central-time';
 import { dollars, toCent, toCents } from '../common/cents';
-import { settle } from '../invoices/settle';
-import { syncReceived } from '../jobs/money';
 import { jobIsLive, requireJob } from '../jobs/visibility';
-import {
-  isReceived,
-  type Payment,
-  type PaymentCreate,
-  type PaymentListQuery,
-  type PaymentStatus,
-} from './schema';
+import { isReceived, settle, syncReceived } from '../money';
+import type { Payment, PaymentCreate, PaymentListQuery, PaymentStatus } from './schema';
 
 /** After a payment is written: its job's money in hand and its invoice follow, in its transaction. */
 function moneyMoved(tx: TxScope<WorkspaceCollections>, payment: Payment, now: string): void {

@@ -7,9 +7,9 @@ import { findContact } from '../../resources/contacts/service';
 import { estimateFigures } from '../../resources/estimates/figures';
 import type { Estimate } from '../../resources/estimates/schema';
 import type { Invoice } from '../../resources/invoices/schema';
-import { invoiceCents } from '../../resources/invoices/totals';
 import type { Job } from '../../resources/jobs/schema';
 import { findJob } from '../../resources/jobs/visibility';
+import { invoiceCents } from '../../resources/money';
 
 // What the homeowner's pages and PDFs show of an estimate or an invoice, worked out once from the
 // record by the families' own rules (estimateFigures, invoiceCents), so the page, the PDF and

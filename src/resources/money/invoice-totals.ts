@@ -1,5 +1,7 @@
+import type { WorkspaceCollections } from '../../store';
 import { dollars, lineCents, maxCents, minCents, percentOf, toCents } from '../common/cents';
-import type { Invoice } from './schema';
+
+type Invoice = WorkspaceCollections['invoices'];
 
 type Terms = Pick<Invoice, 'line_items' | 'tax_rate' | 'discount_type' | 'discount_value'>;
 

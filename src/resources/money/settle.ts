@@ -1,12 +1,11 @@
-import type { DueWork } from '../../platform/family';
 import type { TxScope, WorkspaceCollections } from '../../store';
-import { centralDayEnd } from '../common/central-time';
 import { toCents } from '../common/cents';
-import { isReceived, type Payment } from '../payments/schema';
-import type { Invoice } from './schema';
-import { invoiceFigures } from './totals';
+import { invoiceFigures } from './invoice-totals';
+import { isReceived } from './received';
 
 type Ws = TxScope<WorkspaceCollections>;
+type Invoice = WorkspaceCollections['invoices'];
+type Payment = WorkspaceCollections['payments'];
 
 /** Money in hand on an invoice, in cents: its payments no longer only expected, refunds netted. */
 export function paidCents(payments: Iterable<Payment>, invoiceId: string): bigint {
@@ -83,21 +82,3 @@ export function settle(
     ws.put('invoices', { ...next, updated_at: now });
   }
 }
-
-const OPEN = new Set<Invoice['status']>(['sent', 'viewed', 'partially_paid']);
-
-/**
- * decisions.md: an unpaid invoice that is out goes overdue once the clock passes the end of its
- * due date (US Central time), once.
- */
-export const invoiceOverdue: DueWork<'invoices'> = {
-  coll: 'invoices',
-  name: 'invoice-overdue',
-  at: (inv) =>
-    OPEN.has(inv.status) && inv.due_date !== null && inv.overdue_at === null && inv.balance_due > 0
-      ? centralDayEnd(inv.due_date) + 1
-      : undefined,
-  run(ws, inv, now) {
-    ws.put('invoices', { ...inv, status: 'overdue', overdue_at: now, updated_at: now });
-  },
-};

@@ -1,8 +1,10 @@
 import type { ServiceContext } from '../../platform/service-context';
 import type { TxScope, WorkspaceCollections } from '../../store';
 import { dollars, maxCents, toCents } from '../common/cents';
-import { isReceived, type Payment } from '../payments/schema';
-import type { Job } from './schema';
+import { isReceived } from './received';
+
+type Job = WorkspaceCollections['jobs'];
+type Payment = WorkspaceCollections['payments'];
 
 /**
  * decisions.md, total_job_value: an insurance job is worth the claim, RCV plus supplements
