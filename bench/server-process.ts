@@ -8,7 +8,7 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const BIN = join(ROOT, 'bin', 'svc.cjs');
 const READY = /(?:svc|bare) listening on (http:\/\/127\.0\.0\.1:\d+)/;
 
-/** Builds the CLI bundle when it is missing. */
+/** Builds the CLI (dist/svc.cjs) when it is missing. */
 export function ensureBuilt(): void {
   if (!existsSync(join(ROOT, 'dist', 'svc.cjs'))) {
     spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });

@@ -15,7 +15,7 @@ export class RecipeProblem extends Error {}
 
 /** The folder holding package.json: two up from src/trigger, one up from dist/. */
 export function packageRoot(): string {
-  // In the CommonJS bundle (and under vitest) __dirname is this file's folder; elsewhere, the
+  // In the built CLI, dist/svc.cjs (and under vitest), __dirname is this file's folder; elsewhere, the
   // working directory is the best guess left.
   let dir = typeof __dirname === 'string' ? __dirname : process.cwd();
   for (;;) {

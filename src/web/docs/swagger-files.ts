@@ -5,7 +5,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../../platform/app-env';
 
 // The API reference is drawn by swagger-ui-dist, read from the installed package at run time (svc
-// runs offline: never a CDN). The CLI is one esbuild bundle with node_modules beside it, so the
+// runs offline: never a CDN). The CLI is one built file (dist/svc.cjs) with node_modules beside it, so the
 // package is resolved, not bundled: 1.7 MB of script would otherwise be parsed at every start.
 
 /** The files /docs needs, and the license they come under (Apache-2.0 asks for it and NOTICE). */
@@ -31,7 +31,7 @@ export function swaggerUi(): SwaggerUi | null {
     return found;
   }
   try {
-    // In the CommonJS bundle (and under vitest) __filename is this file; in any other ESM run
+    // In the built CLI, dist/svc.cjs (and under vitest), __filename is this file; in any other ESM run
     // (tsx) the working directory, the project, is where node_modules is looked for.
     const from = typeof __filename === 'string' ? __filename : join(process.cwd(), 'svc.js');
     const load = createRequire(from);
