@@ -15,8 +15,8 @@ export class RecipeProblem extends Error {}
 
 /** The folder holding package.json: two up from src/trigger, one up from dist/. */
 export function packageRoot(): string {
-  // In the built CLI, dist/svc.cjs (and under vitest), __dirname is this file's folder; elsewhere, the
-  // working directory is the best guess left.
+  // In the built CLI, dist/svc.cjs (and under vitest), __dirname is this file's folder;
+  // elsewhere, the working directory is the best guess left.
   let dir = typeof __dirname === 'string' ? __dirname : process.cwd();
   for (;;) {
     if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'fixtures'))) {

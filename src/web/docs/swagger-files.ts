@@ -31,8 +31,8 @@ export function swaggerUi(): SwaggerUi | null {
     return found;
   }
   try {
-    // In the built CLI, dist/svc.cjs (and under vitest), __filename is this file; in any other ESM run
-    // (tsx) the working directory, the project, is where node_modules is looked for.
+    // In the built CLI, dist/svc.cjs (and under vitest), __filename is this file; in any other
+    // ESM run (tsx) the working directory, the project, is where node_modules is looked for.
     const from = typeof __filename === 'string' ? __filename : join(process.cwd(), 'svc.js');
     const load = createRequire(from);
     const manifest = load.resolve('swagger-ui-dist/package.json');
