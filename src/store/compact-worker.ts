@@ -2,7 +2,8 @@
 // given into the data file and posts the result back (compactor.ts).
 import { parentPort, workerData } from 'node:worker_threads';
 import { type FoldJob, STOP, type WorkerAnswer } from './compactor';
-import { FoldStopped, foldIntoDataFile, type Pace } from './fold';
+import { foldIntoDataFile } from './fold';
+import { FoldStopped, type Pace } from './pace';
 import { StoreFileError } from './types';
 
 const job = workerData as FoldJob;

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { type FoldResult, FoldStopped, foldIntoDataFile, type Pace } from './fold';
+import { type FoldResult, foldIntoDataFile } from './fold';
+import { FoldStopped, type Pace } from './pace';
 import { StoreFileError } from './types';
 
 // A compaction runs in a worker thread: reading, copying and writing a data file of hundreds of

@@ -1,15 +1,14 @@
 import { type FileHandle, open, rename } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { crc32 } from 'node:zlib';
 import { ChunkWriter } from './chunks';
 import {
   type DataFileSource,
   ParsedSource,
   type ScopeSource,
   ShapeError,
-  SpanSource,
 } from './data-file-sources';
+import { type LayoutUse, openSource } from './fold-source';
 import {
   type Folded,
   type FoldedOps,
@@ -18,17 +17,10 @@ import {
   type RecordText,
 } from './folded-ops';
 import { syncDirectory } from './fsync';
-import {
-  CRC_LINE,
-  type FullLayout,
-  fileView,
-  findTail,
-  LAYOUT_LINE,
-  type Layout,
-  type Span,
-} from './layout';
+import { CRC_LINE, type FullLayout, LAYOUT_LINE, type Span } from './layout';
+import { checkStopped, type Pace, REST_PER_WORK } from './pace';
 import { recordIdAt } from './record-lines';
-import { FORMAT, FORMAT_VERSION, GLOBAL, StoreFileError } from './types';
+import { FORMAT, FORMAT_VERSION, GLOBAL } from './types';
 
 // Compaction folds journals into the data file by streaming: the old file is copied span by span,
 // a scope or collection no journal touched as its bytes, a touched one a record line at a time
@@ -44,26 +36,6 @@ export interface FoldResult {
   written: boolean;
   /** The data file was parsed whole, its layout missing or not in the shape it claims. */
   whole: boolean;
-}
-
-/**
- * Whether a fold rests twice as long as it works (WORK_SLICE_MS at a time): while the server
- * answers, so that on a machine of two cores it takes a third of one from the requests, not all
- * of it. `stopped`: the server is shutting down, and folds this fold's journal and the one
- * written since in one pass; this fold gives up at its next step (FoldStopped).
- */
-export interface Pace {
-  paced: boolean;
-  stopped?: boolean;
-}
-
-/** A fold given up because it was told to stop; the data file is as it was. */
-export class FoldStopped extends Error {}
-
-function checkStopped(pace: Pace): void {
-  if (pace.stopped) {
-    throw new FoldStopped('the fold was stopped');
-  }
 }
 
 /**
@@ -88,9 +60,6 @@ export async function foldIntoDataFile(
     return fold(dataPath, journals, 'whole', pace);
   }
 }
-
-/** How a fold reads the data file's layout: as it is, once its checksum holds, or not at all. */
-type LayoutUse = 'trusted' | 'checked' | 'whole';
 
 async function fold(
   dataPath: string,
@@ -123,7 +92,6 @@ async function fold(
 
 const SYNC_EVERY_BYTES = 16 * 1024 * 1024;
 const WORK_SLICE_MS = 40;
-const REST_PER_WORK = 2;
 
 /** Writes the data file through a temporary one, on disk before it takes the file's name. */
 async function writeDataFile(
@@ -392,136 +360,4 @@ function recordId(piece: Buffer, at: number): string {
     throw new ShapeError('a record line does not start with its id');
   }
   return found[0];
-}
-
-interface Opened {
-  source: DataFileSource;
-  /** The old file's size; 0 when there was none. */
-  bytes: number;
-  handle: FileHandle | undefined;
-}
-
-/**
- * The data file as a source: read span by span when its layout line names every scope's
- * collections, else parsed whole (a file svc wrote before, or edited by hand).
- */
-async function openSource(dataPath: string, use: LayoutUse, pace: Pace): Promise<Opened> {
-  let handle: FileHandle;
-  try {
-    handle = await open(dataPath, 'r');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-      return { source: new ParsedSource(0, {}, {}), bytes: 0, handle: undefined };
-    }
-    throw err;
-  }
-  try {
-    const { size } = await handle.stat();
-    const found = use === 'whole' ? undefined : readLayout(handle, size, dataPath);
-    // A file edited by hand since svc wrote it (its checksum no longer matching) is parsed whole,
-    // as a start parses it: its spans may no longer say where its values lie.
-    const layout =
-      found && (use === 'trusted' || (await checksumHolds(handle, found.crcAt, found.crc, pace)))
-        ? found.layout
-        : undefined;
-    if (layout) {
-      const head = Buffer.alloc(layout.global[0]);
-      await handle.read(head, 0, head.length, 0);
-      const { seq } = checkHead(dataPath, `${head.toString('utf8')}null}`);
-      return { source: new SpanSource(seq, handle, layout), bytes: size, handle };
-    }
-    const data = checkHead(dataPath, (await handle.readFile()).toString('utf8'));
-    await handle.close();
-    const source = new ParsedSource(data.seq, data.global ?? {}, data.workspaces ?? {});
-    return { source, bytes: size, handle: undefined };
-  } catch (err) {
-    await handle.close().catch(() => undefined);
-    throw err;
-  }
-}
-
-/**
- * The layout line, when it is there and names every scope's collections, with where the checksum
- * line starts and the checksum it gives.
- */
-function readLayout(
-  handle: FileHandle,
-  size: number,
-  path: string,
-): { layout: FullLayout; crcAt: number; crc: number } | undefined {
-  const found = findTail(fileView(() => handle.fd, size, path));
-  if (found === undefined || !Number.isInteger(found.crc)) {
-    return undefined;
-  }
-  try {
-    const layout = complete(JSON.parse(found.layoutText) as Layout);
-    return layout && { layout, crcAt: found.crcAt, crc: found.crc };
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whether the CRC-32 of the file's first `end` bytes is `crc`; paced as the writing is. */
-async function checksumHolds(
-  handle: FileHandle,
-  end: number,
-  crc: number,
-  pace: Pace,
-): Promise<boolean> {
-  let sum = 0;
-  const chunk = Buffer.allocUnsafe(Math.min(CRC_READ_BYTES, end));
-  for (let at = 0; at < end; ) {
-    checkStopped(pace);
-    const started = performance.now();
-    const { bytesRead } = await handle.read(chunk, 0, Math.min(chunk.length, end - at), at);
-    if (bytesRead === 0) {
-      return false;
-    }
-    sum = crc32(chunk.subarray(0, bytesRead), sum);
-    at += bytesRead;
-    if (pace.paced) {
-      await new Promise((resolve) =>
-        setTimeout(resolve, (performance.now() - started) * REST_PER_WORK),
-      );
-    }
-  }
-  return sum === crc;
-}
-
-const CRC_READ_BYTES = 4 << 20;
-
-function complete(layout: Layout): FullLayout | undefined {
-  const { global, collections, workspaces } = layout;
-  if (
-    !Array.isArray(global) ||
-    typeof collections !== 'object' ||
-    collections === null ||
-    typeof workspaces !== 'object' ||
-    workspaces === null ||
-    collections[GLOBAL] === undefined ||
-    Object.keys(workspaces).some((id) => collections[id] === undefined)
-  ) {
-    return undefined;
-  }
-  return { ...layout, global, collections };
-}
-
-interface Head {
-  seq: number;
-  global?: ParsedSource['global'];
-  workspaces?: ParsedSource['byWorkspace'];
-}
-
-function checkHead(path: string, text: string): Head {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (err) {
-    throw new StoreFileError(`data file ${path} is not valid JSON: ${(err as Error).message}`);
-  }
-  const file = data as { format?: unknown; version?: unknown; seq?: unknown } | null;
-  if (file?.format !== FORMAT || file.version !== FORMAT_VERSION || typeof file.seq !== 'number') {
-    throw new StoreFileError(`data file ${path} is not an svc data file of this version`);
-  }
-  return data as Head;
 }

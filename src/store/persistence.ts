@@ -2,9 +2,9 @@ import { mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { compactFiles } from './compactor';
 import { DataFile, parseIdentity } from './data-file';
-import { FoldStopped } from './fold';
 import { encodeGroup, Journal, type JournalTx, type ReplayTx } from './journal';
 import { acquireLock, noteInLock } from './lock';
+import { FoldStopped } from './pace';
 import type { DataFileContents, Op } from './types';
 
 const MIN_COMPACT_BYTES = 8 * 1024 * 1024;
