@@ -7,24 +7,63 @@ import { controlApi } from './control';
 import { faultRoutes } from './faults';
 import { FlashStore } from './flash';
 import { formLimit, type Inspector } from './forms';
-import { requestRoutes } from './requests';
-import { webhookRoutes } from './webhooks';
-import { workspaceRoutes } from './workspaces';
+import { requestListPage } from './request-list';
+import { requestPage } from './request-page';
+import { requestStream } from './request-stream';
+import {
+  enableWebhook,
+  resendDelivery,
+  rotateWebhookSecret,
+  sendTestDelivery,
+} from './webhook-actions';
+import { webhookListPage } from './webhook-list';
+import { webhookPage } from './webhook-page';
+import {
+  createKey,
+  createWorkspace,
+  disconnectApp,
+  registerOAuthApp,
+  revokeApiKey,
+  turnSubscription,
+} from './workspace-actions';
+import { workspaceListPage } from './workspace-list';
+import { workspacePage } from './workspace-page';
 
 export { INSPECTOR_ASSETS } from './assets';
 
 /**
  * The inspector under /inspector: the workspace settings and what svc adds (the request log, the
- * delivery log, the clock, faults). Every action is one of the control API's services.
+ * delivery log, the clock, faults). Every action is one of the control API's services. Each page
+ * is a file of its own; every route of the inspector is registered here, the clock's and the
+ * faults' through their own files.
  */
 export function inspectorRoutes(rt: Runtime) {
   const ins: Inspector = { rt, tokens: new PageTokens(rt.clock), flash: new FlashStore() };
   const control = controlApi(rt);
   const web = new Hono<AppEnv>();
   web.post('/inspector/*', formLimit);
-  web.route('/', workspaceRoutes(ins, control));
-  web.route('/', requestRoutes(ins));
-  web.route('/', webhookRoutes(ins));
+
+  web.get('/inspector', workspaceListPage(ins));
+  web.post('/inspector/workspaces', createWorkspace(ins, control));
+  web.post('/inspector/oauth-apps', registerOAuthApp(ins));
+  web.get('/inspector/workspaces/:id', workspacePage(ins));
+  web.post('/inspector/workspaces/:id/subscription/:to{on|off}', turnSubscription(ins));
+  web.post('/inspector/workspaces/:id/keys', createKey(ins, control));
+  web.post('/inspector/keys/:id/revoke', revokeApiKey(ins));
+  web.post('/inspector/workspaces/:id/connections/:cid/disconnect', disconnectApp(ins));
+
+  // The stream before /:id, which would otherwise take it for a call's id.
+  web.get('/inspector/requests', requestListPage(ins));
+  web.get('/inspector/requests/stream', requestStream(ins));
+  web.get('/inspector/requests/:id', requestPage(ins));
+
+  web.get('/inspector/webhooks', webhookListPage(ins));
+  web.get('/inspector/webhooks/:id', webhookPage(ins));
+  web.post('/inspector/webhooks/:id/test', sendTestDelivery(ins));
+  web.post('/inspector/webhooks/:id/rotate', rotateWebhookSecret(ins));
+  web.post('/inspector/webhooks/:id/enable', enableWebhook(ins));
+  web.post('/inspector/deliveries/:id/resend', resendDelivery(ins));
+
   web.route('/', clockRoutes(ins, control));
   web.route('/', faultRoutes(ins, control));
   return web;

@@ -1,0 +1,186 @@
+import type { Handler } from 'hono';
+import { presentWorkspace } from '../../admin/workspaces-service';
+import { listConnections } from '../../oauth/service';
+import type { AppEnv } from '../../platform/app-env';
+import type { Workspace } from '../../platform/auth';
+import { notFoundPage } from '../ui/not-found';
+import type { PageTokens } from '../ui/tokens';
+import { type Inspector, idParam } from './forms';
+import { ActionForm, InspectorPage, when } from './parts';
+
+// One workspace's settings, GET /inspector/workspaces/{id}: its facts and subscription, its API
+// keys with the forms that make and revoke them, and the apps connected to it.
+
+type Key = ReturnType<typeof presentWorkspace>['keys'][number];
+type Connection = ReturnType<typeof listConnections>[number];
+
+export const workspacePage =
+  (ins: Inspector): Handler<AppEnv> =>
+  (c) => {
+    const { rt, tokens } = ins;
+    const ws = rt.store.global.get('workspaces', idParam(c));
+    if (!ws) {
+      return notFoundPage(c, 'workspace');
+    }
+    const view = presentWorkspace(rt, ws);
+    const connections = listConnections(rt, ws.id);
+    return c.html(
+      <InspectorPage
+        title={ws.name}
+        section="workspaces"
+        flash={ins.flash.take(c.req.query('flash'))}
+      >
+        <h1>{ws.name}</h1>
+        <WorkspaceFacts ws={ws} tokens={tokens} />
+
+        <h2>API keys</h2>
+        <KeyTable keys={view.keys} tokens={tokens} />
+        <NewKeyCard ws={ws} tokens={tokens} />
+
+        <h2>Connected apps</h2>
+        {connections.length === 0 ? (
+          <p class="muted">No app is connected to this workspace.</p>
+        ) : (
+          <ConnectionTable ws={ws} connections={connections} tokens={tokens} />
+        )}
+      </InspectorPage>,
+    );
+  };
+
+function WorkspaceFacts({ ws, tokens }: { ws: Workspace; tokens: PageTokens }) {
+  const flip = ws.subscription_active ? 'off' : 'on';
+  return (
+    <dl class="facts">
+      <dt>Id</dt>
+      <dd class="mono">{ws.id}</dd>
+      <dt>Timezone</dt>
+      <dd>{ws.timezone}</dd>
+      <dt>Created</dt>
+      <dd>{when(ws.created_at)}</dd>
+      <dt>Subscription</dt>
+      <dd>
+        <span class={`badge ${ws.subscription_active ? 'ok' : 'bad'}`}>
+          {ws.subscription_active ? 'active' : 'off: the API answers 402 plan_required'}
+        </span>{' '}
+        <ActionForm
+          action={`/inspector/workspaces/${ws.id}/subscription/${flip}`}
+          token={tokens.issue(['subscription', ws.id, flip])}
+          label={ws.subscription_active ? 'Turn off' : 'Turn on'}
+          danger={ws.subscription_active}
+        />
+      </dd>
+      <dt>Logs</dt>
+      <dd>
+        <a href={`/inspector/requests?workspace_id=${ws.id}`}>requests</a> ·{' '}
+        <a href={`/inspector/webhooks?workspace_id=${ws.id}`}>webhooks</a>
+      </dd>
+    </dl>
+  );
+}
+
+function KeyTable({ keys, tokens }: { keys: Key[]; tokens: PageTokens }) {
+  return (
+    <table>
+      <thead>
+        <tr>
+          <th>Name</th>
+          <th>Access</th>
+          <th>Prefix</th>
+          <th>Created</th>
+          <th>Revoked</th>
+          <th />
+        </tr>
+      </thead>
+      <tbody>
+        {keys.map((key) => (
+          <tr>
+            <td>
+              <a href={`/inspector/requests?key_id=${key.id}`}>{key.name}</a>
+            </td>
+            <td>{key.access}</td>
+            <td class="mono">{key.prefix}</td>
+            <td>{when(key.created_at)}</td>
+            <td>{when(key.revoked_at)}</td>
+            <td>
+              {key.revoked_at === null ? (
+                <ActionForm
+                  action={`/inspector/keys/${key.id}/revoke`}
+                  token={tokens.issue(['key.revoke', key.id])}
+                  label="Revoke"
+                  danger
+                />
+              ) : null}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function NewKeyCard({ ws, tokens }: { ws: Workspace; tokens: PageTokens }) {
+  return (
+    <div class="card">
+      <ActionForm
+        action={`/inspector/workspaces/${ws.id}/keys`}
+        token={tokens.issue(['key.create', ws.id])}
+        label="Create key"
+      >
+        <label class="inline">
+          Name <input name="name" maxlength={200} placeholder="API key" />
+        </label>{' '}
+        <label class="inline">
+          Access{' '}
+          <select name="access">
+            <option value="write">write</option>
+            <option value="read">read</option>
+          </select>
+        </label>{' '}
+      </ActionForm>
+      <p class="muted">
+        Revoking takes effect at once and switches off the webhooks the key created.
+      </p>
+    </div>
+  );
+}
+
+function ConnectionTable(props: { ws: Workspace; connections: Connection[]; tokens: PageTokens }) {
+  const { ws, tokens } = props;
+  return (
+    <table>
+      <thead>
+        <tr>
+          <th>App</th>
+          <th>Scope</th>
+          <th>Connected</th>
+          <th>Disconnected</th>
+          <th />
+        </tr>
+      </thead>
+      <tbody>
+        {props.connections.map((conn) => (
+          <tr>
+            <td>
+              <a href={`/inspector/requests?key_id=${conn.id}`}>
+                {conn.app_name ?? conn.client_id}
+              </a>
+            </td>
+            <td>{conn.scope}</td>
+            <td>{when(conn.created_at)}</td>
+            <td>{when(conn.disconnected_at)}</td>
+            <td>
+              {conn.disconnected_at === null ? (
+                <ActionForm
+                  action={`/inspector/workspaces/${ws.id}/connections/${conn.id}/disconnect`}
+                  token={tokens.issue(['connection.disconnect', ws.id, conn.id])}
+                  label="Disconnect"
+                  danger
+                />
+              ) : null}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
