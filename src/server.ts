@@ -49,31 +49,15 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   // use leaves no new (seeded) data file behind.
   const bound = await bind(opts.port, opts.host, opts.config);
   let bundle: Bundle | undefined;
+  let opened: { store: Store; fresh: boolean };
   try {
     bundle = (await isBundleFile(opts.data)) ? await readBundle(opts.data) : undefined;
+    opened = await openStore(opts, bundle);
   } catch (err) {
     await bound.close();
     throw err;
   }
-  let store: Store;
-  // A store killed before its first compaction lives only in its journal: that is not missing.
-  const fresh = !storeFiles(opts.data).some((file) => existsSync(file));
-  try {
-    if (bundle) {
-      // decisions.md, Support bundles: a bundle is evidence, never written to; its case is served
-      // from memory, on a clock that starts where the bundle's stood.
-      store = Store.memory();
-      startClockAt(store, Date.parse(bundle.clock.now));
-    } else {
-      if (fresh && opts.seed) {
-        await seedDataFile(opts.data, { seed: DEFAULT_SEED, profile: 'demo' });
-      }
-      ({ store } = await Store.open(opts.data));
-    }
-  } catch (err) {
-    await bound.close();
-    throw err;
-  }
+  const { store, fresh } = opened;
   const firstSeq = store.seq;
   if (bundle) {
     // decisions.md, Support bundles: the bundle's subscriptions point at the customer's receivers.
@@ -91,19 +75,63 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   let served: RunningServer['bundle'];
   if (bundle) {
     try {
-      served = {
-        workspaceId: bundle.snapshot.workspace.id,
-        workspaceName: bundle.snapshot.workspace.name,
-        keys: await loadBundle(rt, bundle),
-      };
+      served = await serveBundle(rt, bundle);
     } catch (err) {
       await bound.close();
       const field = err instanceof ApiError && err.field ? ` (${err.field})` : '';
       throw new Error(`cannot serve the bundle ${opts.data}: ${(err as Error).message}${field}`);
     }
   }
-  const app = createApp(rt);
-  const server = bound.serve(app.fetch);
+  const server = bound.serve(createApp(rt).fetch);
+  const url = listening(server, opts);
+  rt.scheduler.start();
+  void rt.requestLog.load(); // in the background: the first request never waits for it
+  const stopParsing = parseInBackground(rt.store, opts.config.log);
+  return {
+    url,
+    rt,
+    bundle: served,
+    created: fresh && !bundle,
+    writes: () => store.seq - firstSeq,
+    close: closer(server, rt, stopParsing),
+  };
+}
+
+/**
+ * The store to serve: a bundle's in memory, or the data file's, seeded first when there is none.
+ * `fresh`: no data file and no journal were there.
+ */
+async function openStore(
+  opts: ServeOptions,
+  bundle: Bundle | undefined,
+): Promise<{ store: Store; fresh: boolean }> {
+  // A store killed before its first compaction lives only in its journal: that is not missing.
+  const fresh = !storeFiles(opts.data).some((file) => existsSync(file));
+  if (bundle) {
+    // decisions.md, Support bundles: a bundle is evidence, never written to; its case is served
+    // from memory, on a clock that starts where the bundle's stood.
+    const store = Store.memory();
+    startClockAt(store, Date.parse(bundle.clock.now));
+    return { store, fresh };
+  }
+  if (fresh && opts.seed) {
+    await seedDataFile(opts.data, { seed: DEFAULT_SEED, profile: 'demo' });
+  }
+  const { store } = await Store.open(opts.data);
+  return { store, fresh };
+}
+
+/** A bundle's case loaded into the runtime: its workspace and the keys to call it with. */
+async function serveBundle(rt: Runtime, bundle: Bundle): Promise<RunningServer['bundle']> {
+  return {
+    workspaceId: bundle.snapshot.workspace.id,
+    workspaceName: bundle.snapshot.workspace.name,
+    keys: await loadBundle(rt, bundle),
+  };
+}
+
+/** The server's address, which records' URLs then point at; its own answers to broken requests. */
+function listening(server: Server, opts: ServeOptions): string {
   const { port } = server.address() as AddressInfo;
   const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   const url = `http://${host}:${port}`;
@@ -115,10 +143,11 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   server.removeAllListeners('clientError'); // the adapter's, if any: ours answers with the envelope
   server.on('clientError', answerUnparsable(opts.config.publicUrl));
   server.on('checkContinue', continueUnlessTooLarge(server));
-  rt.scheduler.start();
-  void rt.requestLog.load(); // in the background: the first request never waits for it
-  const stopParsing = parseInBackground(rt.store, opts.config.log);
+  return url;
+}
 
+/** The shutdown, run once however often it is asked for. */
+function closer(server: Server, rt: Runtime, stopParsing: () => void): () => Promise<void> {
   let closing: Promise<void> | undefined;
   // Shutting down, a request on a connection already open is answered and its connection closed
   // after it: a keep-alive client writing on would otherwise be served until the cut.
@@ -128,7 +157,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       res.shouldKeepAlive = false;
     }
   });
-  const close = () => {
+  return () => {
     closing ??= (async () => {
       stopParsing();
       draining = true;
@@ -146,17 +175,9 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       rt.deliveries.stop();
       await rt.scheduler.idle();
       await rt.requestLog.close();
-      await store.close();
+      await rt.store.close();
     })();
     return closing;
-  };
-  return {
-    url,
-    rt,
-    bundle: served,
-    created: fresh && !bundle,
-    writes: () => store.seq - firstSeq,
-    close,
   };
 }
 
