@@ -2,9 +2,12 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../../platform/app-env';
 import type { Runtime } from '../../runtime';
 import { PageTokens } from '../ui/tokens';
-import { clockRoutes } from './clock';
+import { ClockMoves } from './clock';
+import { advanceClock, setClock } from './clock-actions';
+import { clockPage } from './clock-page';
 import { controlApi } from './control';
-import { faultRoutes } from './faults';
+import { addFault, clearFaults, deleteFault } from './fault-actions';
+import { faultsPage } from './faults-page';
 import { FlashStore } from './flash';
 import { formLimit, type Inspector } from './forms';
 import { requestListPage } from './request-list';
@@ -34,8 +37,7 @@ export { INSPECTOR_ASSETS } from './assets';
 /**
  * The inspector under /inspector: the workspace settings and what svc adds (the request log, the
  * delivery log, the clock, faults). Every action is one of the control API's services. Each page
- * is a file of its own; every route of the inspector is registered here, the clock's and the
- * faults' through their own files.
+ * is a file of its own; every route of the inspector is registered here.
  */
 export function inspectorRoutes(rt: Runtime) {
   const ins: Inspector = { rt, tokens: new PageTokens(rt.clock), flash: new FlashStore() };
@@ -64,7 +66,15 @@ export function inspectorRoutes(rt: Runtime) {
   web.post('/inspector/webhooks/:id/enable', enableWebhook(ins));
   web.post('/inspector/deliveries/:id/resend', resendDelivery(ins));
 
-  web.route('/', clockRoutes(ins, control));
-  web.route('/', faultRoutes(ins, control));
+  // The clock page shows what fell due in the last move its forms made.
+  const moves = new ClockMoves(rt, control);
+  web.get('/inspector/clock', clockPage(ins, moves));
+  web.post('/inspector/clock/advance/:by{hour|day}', advanceClock(ins, moves));
+  web.post('/inspector/clock/set', setClock(ins, moves));
+
+  web.get('/inspector/faults', faultsPage(ins));
+  web.post('/inspector/faults', addFault(ins, control));
+  web.post('/inspector/faults/clear', clearFaults(ins));
+  web.post('/inspector/faults/:id/delete', deleteFault(ins));
   return web;
 }

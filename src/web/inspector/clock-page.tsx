@@ -1,0 +1,122 @@
+import type { Handler } from 'hono';
+import type { AppEnv } from '../../platform/app-env';
+import type { PageTokens } from '../ui/tokens';
+import type { ClockMoves, Move, Moved } from './clock';
+import type { Inspector } from './forms';
+import { ActionForm, InspectorPage, when } from './parts';
+
+// GET /inspector/clock: the time svc keeps, the forms that move it (clock-actions.ts), and what
+// fell due in the last move made from here.
+
+export const clockPage =
+  (ins: Inspector, moves: ClockMoves): Handler<AppEnv> =>
+  (c) => {
+    const { rt, tokens } = ins;
+    const now = rt.clock.iso();
+    const last = moves.last;
+    return c.html(
+      <InspectorPage title="Clock" section="clock" flash={ins.flash.take(c.req.query('flash'))}>
+        <h1>Clock</h1>
+        <ClockFacts now={now} waiting={rt.scheduler.size} />
+        <p class="muted">
+          The clock only moves forward. Moving it runs everything that falls due on the way, in time
+          order: retries, coalesced updates, overdue invoices, purges.
+        </p>
+        <MoveForms now={now} tokens={tokens} />
+
+        <h2>What fell due in the last move</h2>
+        {last === undefined ? (
+          <p class="muted">The clock has not been moved from this page since svc started.</p>
+        ) : (
+          <LastMove last={last} />
+        )}
+      </InspectorPage>,
+    );
+  };
+
+function ClockFacts({ now, waiting }: { now: string; waiting: number }) {
+  return (
+    <dl class="facts">
+      <dt>Now, for svc</dt>
+      <dd class="mono" id="now">
+        {now}
+      </dd>
+      <dt>Work waiting</dt>
+      <dd>{`${waiting} scheduled task${waiting === 1 ? '' : 's'}`}</dd>
+    </dl>
+  );
+}
+
+function MoveForms({ now, tokens }: { now: string; tokens: PageTokens }) {
+  return (
+    <>
+      <div class="card">
+        <ActionForm
+          action="/inspector/clock/advance/hour"
+          token={tokens.issue(['clock', 'hour'])}
+          label="Advance an hour"
+        />{' '}
+        <ActionForm
+          action="/inspector/clock/advance/day"
+          token={tokens.issue(['clock', 'day'])}
+          label="Advance a day"
+        />
+      </div>
+      <div class="card">
+        <ActionForm
+          action="/inspector/clock/set"
+          token={tokens.issue(['clock', 'set'])}
+          label="Move"
+        >
+          <label class="inline">
+            To (UTC){' '}
+            <input type="datetime-local" name="at" step={1} value={now.slice(0, 19)} required />
+          </label>{' '}
+        </ActionForm>
+      </div>
+    </>
+  );
+}
+
+function LastMove({ last }: { last: Move }) {
+  return (
+    <>
+      <p>
+        {`${when(last.from)} → ${when(last.to)} UTC: ${last.total} change${last.total === 1 ? '' : 's'}`}
+        {last.counts.length > 0 ? ': ' : '.'}
+        {last.counts.map(([label, n]) => `${label} ${n}`).join(' · ')}
+      </p>
+      {last.rows.length > 0 ? <MovedTable rows={last.rows} /> : null}
+      {last.total > last.rows.length ? (
+        <p class="muted">{`The first ${last.rows.length} are listed.`}</p>
+      ) : null}
+    </>
+  );
+}
+
+function MovedTable({ rows }: { rows: Moved[] }) {
+  return (
+    <table>
+      <thead>
+        <tr>
+          <th>Workspace</th>
+          <th>Record</th>
+          <th>What</th>
+          <th>Detail</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr>
+            <td>{r.workspace}</td>
+            <td class="mono">
+              {r.href ? <a href={r.href}>{`${r.coll} ${r.id}`}</a> : `${r.coll} ${r.id}`}
+            </td>
+            <td>{r.what}</td>
+            <td class="mono">{r.detail}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
