@@ -1,5 +1,5 @@
 import { createdAt, OrderIndex } from './order';
-import { type Rec, SpanRecords } from './types';
+import { type Rec, type ScanOptions, SpanRecords } from './types';
 
 /** One collection of one scope in memory: records by id, and their order once a list asks. */
 export class Collection {
@@ -67,6 +67,26 @@ export class Collection {
       this.#indexes.set(field, index);
     }
     return index;
+  }
+
+  /**
+   * A page of the records newest first (by `created_at`, then id), after `opts.after`, those
+   * `where` takes, or of the records whose `opts.on` field holds a value (its index).
+   */
+  scan(opts: ScanOptions<Rec>): { items: Rec[]; hasMore: boolean } {
+    const items: Rec[] = [];
+    const order =
+      opts.on === undefined ? this.order : this.indexOn(opts.on.field).get(opts.on.value);
+    for (const id of order?.newestFirst(opts.after) ?? []) {
+      const rec = this.byId.get(id);
+      if (rec !== undefined && (opts.where === undefined || opts.where(rec))) {
+        if (items.length === opts.limit) {
+          return { items, hasMore: true };
+        }
+        items.push(rec);
+      }
+    }
+    return { items, hasMore: false };
   }
 
   set(rec: Rec, before: Rec | undefined): void {

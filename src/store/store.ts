@@ -251,25 +251,7 @@ export class Store implements Backing {
   }
 
   scan(scope: Scope, coll: string, opts: ScanOptions<Rec>): { items: Rec[]; hasMore: boolean } {
-    const collection = this.#collection(scope, coll);
-    const items: Rec[] = [];
-    if (collection === undefined) {
-      return { items, hasMore: false };
-    }
-    const order =
-      opts.on === undefined
-        ? collection.order
-        : collection.indexOn(opts.on.field).get(opts.on.value);
-    for (const id of order?.newestFirst(opts.after) ?? []) {
-      const rec = collection.byId.get(id);
-      if (rec !== undefined && (opts.where === undefined || opts.where(rec))) {
-        if (items.length === opts.limit) {
-          return { items, hasMore: true };
-        }
-        items.push(rec);
-      }
-    }
-    return { items, hasMore: false };
+    return this.#collection(scope, coll)?.scan(opts) ?? { items: [], hasMore: false };
   }
 
   /** The scopes that hold records, the global one aside; each workspace's is one. */
