@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../platform/app-env';
 import { presentStormList } from '../../resources/storm-lists/present';
-import type { Position } from '../../store';
+import type { Position, WorkspaceCollections } from '../../store';
 import { Page } from '../ui/layout';
 import { notFoundPage } from '../ui/not-found';
 import { type Deps, recordOf } from './deps';
@@ -45,77 +45,103 @@ export function stormListPage(deps: Deps) {
         <h1>
           {out.name} <Badge tone={stormListTone(out.status)}>{out.status}</Badge>
         </h1>
-        <div class="card">
-          <Facts
-            rows={[
-              ['Storm window', `${out.window_from} to ${out.window_to}`],
-              ['Storm day', text(out.storm_date)],
-              ['Smallest hail', `${out.min_size_in} in`],
-              ['Area', `${out.area_kind}, ${out.clipped_area_sq_mi} sq mi hit`],
-              [
-                'Properties',
-                `${count(out.property_count)} of ${count(out.total_available)} available (cap ${count(out.property_cap)})`,
-              ],
-              [
-                'Duplicates left out',
-                `${count(out.skipped_duplicates)} (within ${out.dedupe_days} days)`,
-              ],
-              ['Credits spent', count(out.credits_spent)],
-              ['Source', out.source],
-              ['Built', when(out.built_at)],
-              ['Created', when(out.created_at)],
-              ['Id', <code>{out.id}</code>],
-            ]}
-          />
-        </div>
+        <ListFacts out={out} />
         <h2>Properties</h2>
-        {page.items.length === 0 ? (
-          <p class="muted">{out.status === 'building' ? 'Still building.' : 'No properties.'}</p>
-        ) : (
-          <table>
-            <thead>
-              <tr>
-                <th>Address</th>
-                <th>Owner</th>
-                <th>Mail</th>
-                <th class="money">Hail</th>
-                <th>Hail day</th>
-                <th>Use</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.items.map((p) => (
-                <tr>
-                  <td>
-                    {p.address}, {p.city}, {p.state} {p.zip}
-                  </td>
-                  <td>
-                    {text(p.owner_name)}
-                    {p.owner_occupied ? ' (lives there)' : ''}
-                  </td>
-                  <td>
-                    {p.mail_deliverable ? (
-                      <Badge tone="ok">ok</Badge>
-                    ) : (
-                      <Badge tone="warn">{text(p.mail_exclude_reason)}</Badge>
-                    )}
-                  </td>
-                  <td class="money">{p.hail_size_in} in</td>
-                  <td>{p.hail_event_date}</td>
-                  <td>{p.property_use}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-        <p>
-          {afterId ? <a href={`/storm_lists/${rec.id}`}>First page</a> : null}
-          {afterId && page.hasMore ? ' · ' : null}
-          {page.hasMore && last ? (
-            <a href={`/storm_lists/${rec.id}?after=${last.id}`}>Next {PROPERTY_PAGE}</a>
-          ) : null}
-        </p>
+        <Properties items={page.items} status={out.status} />
+        <Pager listId={rec.id} afterId={afterId} hasMore={page.hasMore} last={last} />
       </Page>,
     );
   });
+}
+
+type StormList = ReturnType<typeof presentStormList>;
+type Property = WorkspaceCollections['storm_list_properties'];
+
+function ListFacts({ out }: { out: StormList }) {
+  return (
+    <div class="card">
+      <Facts
+        rows={[
+          ['Storm window', `${out.window_from} to ${out.window_to}`],
+          ['Storm day', text(out.storm_date)],
+          ['Smallest hail', `${out.min_size_in} in`],
+          ['Area', `${out.area_kind}, ${out.clipped_area_sq_mi} sq mi hit`],
+          [
+            'Properties',
+            `${count(out.property_count)} of ${count(out.total_available)} available (cap ${count(out.property_cap)})`,
+          ],
+          [
+            'Duplicates left out',
+            `${count(out.skipped_duplicates)} (within ${out.dedupe_days} days)`,
+          ],
+          ['Credits spent', count(out.credits_spent)],
+          ['Source', out.source],
+          ['Built', when(out.built_at)],
+          ['Created', when(out.created_at)],
+          ['Id', <code>{out.id}</code>],
+        ]}
+      />
+    </div>
+  );
+}
+
+function Properties({ items, status }: { items: Property[]; status: StormList['status'] }) {
+  return items.length === 0 ? (
+    <p class="muted">{status === 'building' ? 'Still building.' : 'No properties.'}</p>
+  ) : (
+    <table>
+      <thead>
+        <tr>
+          <th>Address</th>
+          <th>Owner</th>
+          <th>Mail</th>
+          <th class="money">Hail</th>
+          <th>Hail day</th>
+          <th>Use</th>
+        </tr>
+      </thead>
+      <tbody>
+        {items.map((p) => (
+          <tr>
+            <td>
+              {p.address}, {p.city}, {p.state} {p.zip}
+            </td>
+            <td>
+              {text(p.owner_name)}
+              {p.owner_occupied ? ' (lives there)' : ''}
+            </td>
+            <td>
+              {p.mail_deliverable ? (
+                <Badge tone="ok">ok</Badge>
+              ) : (
+                <Badge tone="warn">{text(p.mail_exclude_reason)}</Badge>
+              )}
+            </td>
+            <td class="money">{p.hail_size_in} in</td>
+            <td>{p.hail_event_date}</td>
+            <td>{p.property_use}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Back to the first page, and on to the next (`?after=` the last property shown). */
+function Pager(props: {
+  listId: string;
+  afterId: string | undefined;
+  hasMore: boolean;
+  last: Property | undefined;
+}) {
+  const { listId, afterId, hasMore, last } = props;
+  return (
+    <p>
+      {afterId ? <a href={`/storm_lists/${listId}`}>First page</a> : null}
+      {afterId && hasMore ? ' · ' : null}
+      {hasMore && last ? (
+        <a href={`/storm_lists/${listId}?after=${last.id}`}>Next {PROPERTY_PAGE}</a>
+      ) : null}
+    </p>
+  );
 }
