@@ -127,7 +127,23 @@ function checkFlags(flags: ListenFlags): string | undefined {
 async function run(flags: ListenFlags): Promise<void> {
   const out = (line: string) => process.stdout.write(`${line}\n`);
   const warn = (line: string) => process.stderr.write(`svc: ${line}\n`);
-  let listening: Awaited<ReturnType<typeof listen>>;
+  let listening: Awaited<ReturnType<typeof listen>> | undefined;
+  let asked = false;
+  let signals = 0;
+  // Listening before the banner is printed, so that a signal sent as soon as the banner shows is
+  // never met by Node's default (killed, no exit code): it stops the receiver once it is up.
+  const stop = () => {
+    if (++signals > 1) {
+      process.exit(1);
+    }
+    if (listening === undefined) {
+      asked = true;
+    } else {
+      stopListening(listening, out, warn);
+    }
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   try {
     listening = await listen({
       host: flags.host,
@@ -157,25 +173,27 @@ async function run(flags: ListenFlags): Promise<void> {
     process.exitCode = 1;
     return;
   }
-  let signals = 0;
-  const stop = () => {
-    if (++signals > 1) {
+  if (asked) {
+    stopListening(listening, out, warn);
+  }
+}
+
+function stopListening(
+  listening: Awaited<ReturnType<typeof listen>>,
+  out: (line: string) => void,
+  warn: (line: string) => void,
+): void {
+  listening.stop().then(
+    (clean) => {
+      const n = listening.received();
+      out(`svc webhook listen stopped: ${n} ${n === 1 ? 'delivery' : 'deliveries'} received`);
+      process.exit(clean ? 0 : 1);
+    },
+    (err: Error) => {
+      warn(`stopping failed: ${err.message}`);
       process.exit(1);
-    }
-    listening.stop().then(
-      (clean) => {
-        const n = listening.received();
-        out(`svc webhook listen stopped: ${n} ${n === 1 ? 'delivery' : 'deliveries'} received`);
-        process.exit(clean ? 0 : 1);
-      },
-      (err: Error) => {
-        warn(`stopping failed: ${err.message}`);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+    },
+  );
 }
 
 function collectSecret(value: string, previous: string[] | undefined): string[] {
