@@ -42,8 +42,8 @@ export function createApp(rt: Runtime, extend?: V1Extension): OpenAPIHono<AppEnv
   app.route('/v1', v1App(rt, extend));
   app.route('/__admin', adminApp(rt));
   for (const family of FAMILIES) {
-    if (family.web) {
-      app.route('/', family.web(rt));
+    if (family.links) {
+      app.route('/', family.links(rt));
     }
   }
   app.route('/', webApp(rt));

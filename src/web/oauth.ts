@@ -3,9 +3,9 @@ import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { findApp, issueCode, type OAuthAppView } from '../oauth/consent';
 import type { AppEnv } from '../platform/app-env';
+import { PageTokens } from '../platform/http/page-tokens';
 import type { Platform } from '../platform/platform';
 import { consentPage, errorPage } from './oauth-page';
-import { PageTokens } from './ui/tokens';
 
 /** What a consent page showed, and what its form must post back unchanged. */
 const consentBinding = (b: {

@@ -9,10 +9,12 @@ import type { ListQuery } from '../paging/query';
 import type { Platform } from '../platform';
 import type { ServiceContext } from '../service-context';
 import type { Body, EventDecl, Events, FilterDef } from './events';
+import type { FamilyPages } from './pages';
 import type { SeedStep } from './seed';
 import { ShownJson } from './shown-json';
 
 export * from './events';
+export * from './pages';
 export * from './seed';
 export { shape } from './shape';
 
@@ -149,6 +151,8 @@ export interface JobListOf extends JobList {
 export interface Recoverable {
   /** What a restore brings back, for the control API's summary: "job, with everything on it". */
   what: string;
+  /** What a person calls one of its records: "job". */
+  noun: string;
   /** The record as a restore answers it. */
   schema: z.ZodType;
   /**
@@ -189,12 +193,14 @@ export interface Family {
   due?: readonly DueWork[];
   /** Its app-side actions (DESIGN.md, control API), mounted on /__admin. */
   admin?(rt: Platform): OpenAPIHono<AppEnv>;
+  /** What the web app shows of it: its pages, its parts of a workspace's and a job's page. */
+  pages?: FamilyPages;
   /**
-   * Its pages and links on the web app's origin (`{app_url}`, the server root, outside /v1 and
-   * /__admin): what a record's `download_url` and the like open. No API key: each route decides
-   * who may see what (a signed link, say).
+   * Its links on the web app's origin (`{app_url}`, the server root, outside /v1 and /__admin)
+   * that are not pages: what a file's `download_url` opens. No API key: each route decides who
+   * may see what (a signed link, say).
    */
-  web?(rt: Platform): Hono<AppEnv>;
+  links?(rt: Platform): Hono<AppEnv>;
   /** How it seeds a workspace; loaded only when one is made (faker stays out of a start). */
   seed?(): Promise<SeedStep>;
 }

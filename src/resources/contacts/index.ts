@@ -1,5 +1,6 @@
 import type { Family } from '../../platform/family';
 import { contactEvents } from './events';
+import { contactPages } from './pages';
 import { contactRecords } from './present';
 import { purgeContact } from './purge';
 import { contactRoutes } from './routes';
@@ -10,6 +11,7 @@ export const contacts: Family = {
   routes: contactRoutes,
   records: contactRecords,
   events: contactEvents,
-  recoverable: { what: 'contact', schema: ContactSchema, purge: purgeContact },
+  recoverable: { what: 'contact', noun: 'contact', schema: ContactSchema, purge: purgeContact },
+  pages: contactPages,
   seed: () => import('./seed').then((m) => m.contactSeed),
 };

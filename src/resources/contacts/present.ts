@@ -6,6 +6,11 @@ import { type Contact, ContactSchema } from './schema';
 export const fullName = (c: Pick<Contact, 'first_name' | 'last_name'>) =>
   [c.first_name, c.last_name].filter((p) => p).join(' ') || null;
 
+/** What a page calls a contact: its name as the API works it out, else its company or email. */
+export const contactName = (
+  c: Pick<Contact, 'first_name' | 'last_name' | 'company' | 'email'>,
+): string => fullName(c) ?? c.company ?? c.email ?? 'Unnamed contact';
+
 export const presentContact = (ctx: ServiceContext, c: Contact): z.infer<typeof ContactSchema> =>
   shape(ContactSchema, c, {
     object: 'contact',

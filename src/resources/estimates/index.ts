@@ -1,6 +1,7 @@
 import type { Family } from '../../platform/family';
 import { estimateAdmin } from './admin';
 import { estimateEvents } from './events';
+import { estimatePages } from './pages';
 import { estimateRecords } from './present';
 import { estimateRoutes } from './routes';
 import { EstimateListSchema } from './schema';
@@ -24,5 +25,6 @@ export const estimates: Family = {
       },
     ],
   },
+  pages: estimatePages,
   seed: () => import('./seed').then((m) => m.estimateSeed),
 };

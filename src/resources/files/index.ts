@@ -4,6 +4,7 @@ import { pagingQuery } from '../../platform/paging';
 import { scanOnJob } from '../common/on-job';
 import { downloadRoutes } from './download';
 import { fileEvents } from './events';
+import { filePages } from './pages';
 import { fileRecords } from './present';
 import { fileRoutes } from './routes';
 import { FILE_CATEGORIES, FileListSchema } from './schema';
@@ -43,6 +44,7 @@ export const files: Family = {
       },
     ],
   },
-  web: downloadRoutes,
+  links: downloadRoutes,
+  pages: filePages,
   seed: () => import('./seed').then((m) => m.fileSeed),
 };

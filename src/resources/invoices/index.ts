@@ -2,6 +2,7 @@ import type { Family } from '../../platform/family';
 import { invoiceAdmin } from './admin';
 import { invoiceEvents } from './events';
 import { invoiceOverdue } from './overdue';
+import { invoicePages } from './pages';
 import { invoiceRecords } from './present';
 import { invoiceRoutes } from './routes';
 import { InvoiceListSchema } from './schema';
@@ -25,5 +26,6 @@ export const invoices: Family = {
       },
     ],
   },
+  pages: invoicePages,
   seed: () => import('./seed').then((m) => m.invoiceSeed),
 };

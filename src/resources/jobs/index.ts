@@ -1,5 +1,6 @@
 import type { Family } from '../../platform/family';
 import { jobEvents } from './events';
+import { jobPages } from './pages';
 import { jobRecords } from './present';
 import { jobRoutes } from './routes';
 import { JobSchema } from './schema';
@@ -14,6 +15,12 @@ export const jobs: Family = {
   onJob: { colls: ['timeline'] },
   // spec, Jobs: a job's notes, files, tasks, estimates, invoices and payments, in that order.
   children: ['notes', 'files', 'tasks', 'estimates', 'invoices', 'payments'],
-  recoverable: { what: 'job, with everything on it', schema: JobSchema, purge: purgeJob },
+  recoverable: {
+    what: 'job, with everything on it',
+    noun: 'job',
+    schema: JobSchema,
+    purge: purgeJob,
+  },
+  pages: jobPages,
   seed: () => import('./seed').then((m) => m.jobSeed),
 };

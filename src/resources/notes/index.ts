@@ -1,5 +1,6 @@
 import type { Family } from '../../platform/family';
 import { noteEvents } from './events';
+import { notePages } from './pages';
 import { noteRecords } from './present';
 import { noteRoutes } from './routes';
 import { NoteListSchema } from './schema';
@@ -21,5 +22,6 @@ export const notes: Family = {
       },
     ],
   },
+  pages: notePages,
   seed: () => import('./seed').then((m) => m.noteSeed),
 };

@@ -1,6 +1,7 @@
 import type { Family } from '../../platform/family';
 import { paymentAdmin } from './admin';
 import { paymentEvents } from './events';
+import { paymentPages } from './pages';
 import { paymentRecords } from './present';
 import { paymentRoutes } from './routes';
 import { PaymentListSchema } from './schema';
@@ -23,5 +24,6 @@ export const payments: Family = {
       },
     ],
   },
+  pages: paymentPages,
   seed: () => import('./seed').then((m) => m.paymentSeed),
 };

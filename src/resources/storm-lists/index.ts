@@ -3,6 +3,7 @@ import { geography } from '../common/geo';
 import { stormListAdmin } from './admin';
 import { stormListEvents } from './events';
 import { stormListBuild } from './finish';
+import { stormListPages } from './pages';
 import { stormListRecords } from './present';
 import { stormListRoutes } from './routes';
 
@@ -15,5 +16,6 @@ export const stormLists: Family = {
   events: stormListEvents,
   due: [stormListBuild],
   admin: stormListAdmin,
+  pages: stormListPages,
   seed: () => Promise.all([import('./seed'), geography()]).then(([m, geo]) => m.stormListSeed(geo)),
 };

@@ -1,6 +1,7 @@
 import type { Family } from '../../platform/family';
 import { pagingQuery } from '../../platform/paging';
 import { taskEvents } from './events';
+import { taskPages } from './pages';
 import { taskRecords } from './present';
 import { taskRoutes } from './routes';
 import { TaskListSchema } from './schema';
@@ -23,5 +24,6 @@ export const tasks: Family = {
       },
     ],
   },
+  pages: taskPages,
   seed: () => import('./seed').then((m) => m.taskSeed),
 };

@@ -1,6 +1,7 @@
 import { type Context, Hono } from 'hono';
 import { type AppEnv, appUrlFor } from '../../platform/app-env';
 import { ApiError } from '../../platform/errors';
+import type { PageTokens } from '../../platform/http/page-tokens';
 import type { Platform } from '../../platform/platform';
 import type { ServiceContext } from '../../platform/service-context';
 import type { Estimate } from '../../resources/estimates/schema';
@@ -12,7 +13,6 @@ import {
 } from '../../resources/estimates/service';
 import { lookup } from '../ui/lookup';
 import { notFoundPage } from '../ui/not-found';
-import type { PageTokens } from '../ui/tokens';
 import { estimateDoc } from './documents';
 import { EstimatePage, type EstimateView } from './estimate-page';
 import { formLimit, found, readForm, refused } from './forms';

@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../platform/app-env';
+import { PageTokens } from '../../platform/http/page-tokens';
 import type { Platform } from '../../platform/platform';
 import type { Asset } from '../ui/assets';
-import { PageTokens } from '../ui/tokens';
 import { estimateRoutes } from './estimate-routes';
 import { payRoutes } from './pay-routes';
 import { pdfRoutes } from './pdf-routes';

@@ -1,6 +1,7 @@
 import { type Context, Hono } from 'hono';
 import { type AppEnv, appUrlFor } from '../../platform/app-env';
 import { ApiError } from '../../platform/errors';
+import type { PageTokens } from '../../platform/http/page-tokens';
 import type { Platform } from '../../platform/platform';
 import type { ServiceContext } from '../../platform/service-context';
 import { toCents } from '../../resources/common/cents';
@@ -11,7 +12,6 @@ import { PaymentCreateSchema } from '../../resources/payments/schema';
 import { createPayment } from '../../resources/payments/service';
 import { lookup } from '../ui/lookup';
 import { notFoundPage } from '../ui/not-found';
-import type { PageTokens } from '../ui/tokens';
 import { invoiceDoc } from './documents';
 import { money } from './format';
 import { formLimit, found, readForm, refused } from './forms';

@@ -1,6 +1,6 @@
 import type { Handler } from 'hono';
 import type { AppEnv } from '../../platform/app-env';
-import type { PageTokens } from '../ui/tokens';
+import type { PageTokens } from '../../platform/http/page-tokens';
 import type { ClockMoves, Move, Moved } from './clock';
 import type { Inspector } from './forms';
 import { ActionForm, InspectorPage, when } from './parts';

@@ -2,8 +2,8 @@ import { positionOf } from '../../admin/paging';
 import { deliveryLog } from '../../admin/webhooks-service';
 import type { Attempt, Delivery } from '../../deliveries/records';
 import { ApiError } from '../../platform/errors';
+import type { PageTokens } from '../../platform/http/page-tokens';
 import type { Runtime } from '../../runtime';
-import type { PageTokens } from '../ui/tokens';
 import { ActionForm, when } from './parts';
 
 // A subscription's delivery log on its page: a page of deliveries, newest first, each with every

@@ -3,8 +3,8 @@ import type { AppEnv } from '../../platform/app-env';
 import type { Workspace } from '../../platform/auth';
 import { errorCodes } from '../../platform/errors';
 import type { Fault } from '../../platform/faults';
+import type { PageTokens } from '../../platform/http/page-tokens';
 import type { Runtime } from '../../runtime';
-import type { PageTokens } from '../ui/tokens';
 import type { Inspector } from './forms';
 import { ActionForm, InspectorPage, when } from './parts';
 

@@ -2,8 +2,8 @@ import type { Context, Handler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from '../../platform/app-env';
 import { ApiError } from '../../platform/errors';
+import type { PageTokens } from '../../platform/http/page-tokens';
 import type { Runtime } from '../../runtime';
-import type { PageTokens } from '../ui/tokens';
 import { type FlashStore, type Shown, withFlash } from './flash';
 import { refusedPage } from './parts';
 

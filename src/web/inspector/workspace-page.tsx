@@ -3,8 +3,8 @@ import { presentWorkspace } from '../../admin/workspaces-service';
 import { listConnections } from '../../oauth/service';
 import type { AppEnv } from '../../platform/app-env';
 import type { Workspace } from '../../platform/auth';
+import type { PageTokens } from '../../platform/http/page-tokens';
 import { notFoundPage } from '../ui/not-found';
-import type { PageTokens } from '../ui/tokens';
 import { type Inspector, idParam } from './forms';
 import { ActionForm, InspectorPage, when } from './parts';
 

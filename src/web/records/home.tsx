@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../../platform/app-env';
 import type { Runtime } from '../../runtime';
 import { Page } from '../ui/layout';
-import { Badge, count } from './parts';
+import { Badge, count } from '../ui/parts';
 
 // The server root, where `svc listening on http://HOST:PORT` points: where to go from here (the
 // base URL, the documents) and the workspaces, each linking to its page. Keys are shown once, by

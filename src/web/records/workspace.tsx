@@ -1,24 +1,17 @@
 import { Hono } from 'hono';
 import { type AppEnv, appUrlFor } from '../../platform/app-env';
+import type { PageDeps, PageRow } from '../../platform/family';
 import { appContext } from '../../platform/service-context';
 import { Page } from '../ui/layout';
 import { notFoundPage } from '../ui/not-found';
-import type { Deps } from './deps';
-import { Badge, count, Facts, when } from './parts';
-import {
-  boards,
-  type Column,
-  NEWEST,
-  type Row,
-  type Section,
-  sections,
-  trash,
-} from './workspace-data';
+import { Badge, count, Facts, when } from '../ui/parts';
+import { NEWEST, type Section, sections, trash } from './workspace-data';
 
 // GET {app_url}/workspaces/{id}: a workspace at a glance: its boards, then the newest records of
 // each kind (each linking to its page) with how many the API shows, then what waits in the trash.
+// Each section is its family's (workspace-data.ts).
 
-function Rows({ rows }: { rows: readonly Row[] }) {
+function Rows({ rows }: { rows: readonly PageRow[] }) {
   return (
     <table>
       <tbody>
@@ -52,29 +45,7 @@ function Listing({ s }: { s: Section }) {
   );
 }
 
-function BoardColumn({ col }: { col: Column }) {
-  return (
-    <div class="card column">
-      <h3>
-        {col.stage.label} <span class="badge">{count(col.total)}</span>
-      </h3>
-      <ul>
-        {col.jobs.map((j) => (
-          <li>
-            <a href={`/jobs/${j.id}`}>
-              {j.job_number} {j.name ?? j.address}
-            </a>
-          </li>
-        ))}
-      </ul>
-      {col.total > col.jobs.length ? (
-        <p class="muted">and {count(col.total - col.jobs.length)} more</p>
-      ) : null}
-    </div>
-  );
-}
-
-export function workspacePage(deps: Deps) {
+export function workspacePage(deps: PageDeps) {
   return new Hono<AppEnv>().get('/workspaces/:id', (c) => {
     const id = c.req.param('id').toLowerCase();
     if (!deps.rt.store.global.get('workspaces', id)) {
@@ -108,30 +79,14 @@ export function workspacePage(deps: Deps) {
           />
         </div>
         <nav class="tabs">
-          <a href="#boards">Boards</a>
           {lists.map((s) => (
             <a href={`#${s.id}`}>{s.title}</a>
           ))}
           <a href="#trash">Recently deleted</a>
         </nav>
-        <section id="boards">
-          {boards(ctx).map((b) => (
-            <>
-              <h2>
-                {b.pipeline.name}{' '}
-                {b.pipeline.is_default ? <span class="badge">default</span> : null}
-              </h2>
-              <div class="columns">
-                {b.columns.map((col) => (
-                  <BoardColumn col={col} />
-                ))}
-              </div>
-            </>
-          ))}
-        </section>
-        {lists.map((s) => (
-          <Listing s={s} />
-        ))}
+        {lists.map((s) =>
+          s.drawn === undefined ? <Listing s={s} /> : <section id={s.id}>{s.drawn}</section>,
+        )}
         <section id="trash">
           <h2>Recently deleted</h2>
           {deleted.length === 0 ? (

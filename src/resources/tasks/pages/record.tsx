@@ -1,15 +1,17 @@
 import { Hono } from 'hono';
-import type { AppEnv } from '../../platform/app-env';
-import { presentTask } from '../../resources/tasks/present';
-import { Page } from '../ui/layout';
-import { notFoundPage } from '../ui/not-found';
-import { type Deps, recordOf } from './deps';
-import { Crumbs, DeletedJobNotice, JobLink } from './on-job';
-import { Badge, contactName, Facts, text, when } from './parts';
+import type { AppEnv } from '../../../platform/app-env';
+import type { PageDeps } from '../../../platform/family';
+import { Page } from '../../../web/ui/layout';
+import { notFoundPage } from '../../../web/ui/not-found';
+import { Crumbs, DeletedJobNotice, JobLink } from '../../../web/ui/on-job';
+import { Badge, Facts, text, when } from '../../../web/ui/parts';
+import { recordOf } from '../../../web/ui/record-of';
+import { contactName } from '../../contacts/present';
+import { presentTask } from '../present';
 
 // GET {app_url}/tasks/{id}: a task or an appointment.
 
-export function taskPage(deps: Deps) {
+export function taskPage(deps: PageDeps) {
   return new Hono<AppEnv>().get('/tasks/:id', (c) => {
     const found = recordOf(deps, c, 'tasks');
     if (!found) {

@@ -1,19 +1,20 @@
 import { Hono } from 'hono';
-import type { AppEnv } from '../../platform/app-env';
-import { presentContact } from '../../resources/contacts/present';
-import { hasContact } from '../../resources/jobs/service';
-import { Page } from '../ui/layout';
-import { notFoundPage } from '../ui/not-found';
-import { type Deps, recordOf } from './deps';
-import { Badge, Capped, Empty, Facts, text, when } from './parts';
-import { DeletedNotice } from './restore';
+import type { AppEnv } from '../../../platform/app-env';
+import type { PageDeps } from '../../../platform/family';
+import { DeletedNotice } from '../../../web/ui/deleted-notice';
+import { Page } from '../../../web/ui/layout';
+import { notFoundPage } from '../../../web/ui/not-found';
+import { Badge, Capped, Empty, Facts, text, when } from '../../../web/ui/parts';
+import { recordOf } from '../../../web/ui/record-of';
+import { hasContact } from '../../jobs/service';
+import { presentContact } from '../present';
 
 // GET {app_url}/contacts/{id}: a contact with the jobs it is on (as GET /contacts/{id}/jobs lists
 // them, and the deleted ones marked) and the tasks that name it.
 
 const CAP = 100;
 
-export function contactPage(deps: Deps) {
+export function contactPage(deps: PageDeps) {
   return new Hono<AppEnv>().get('/contacts/:id', (c) => {
     const found = recordOf(deps, c, 'contacts');
     if (!found) {

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Clock } from '../../platform/clock';
+import type { Clock } from '../clock';
 
 /**
  * How long a page's form may wait for its post: long enough for a person to read the page, short

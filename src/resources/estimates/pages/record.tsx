@@ -1,13 +1,24 @@
 import { Hono } from 'hono';
-import type { AppEnv } from '../../platform/app-env';
-import type { Line } from '../../resources/common/line-items';
-import { presentEstimate } from '../../resources/estimates/present';
-import { Page } from '../ui/layout';
-import { notFoundPage } from '../ui/not-found';
-import { type Deps, recordOf } from './deps';
-import { Crumbs, DeletedJobNotice, JobLink } from './on-job';
-import { Badge, Facts, money, pathOf, text, when } from './parts';
-import { estimateTone } from './tones';
+import type { AppEnv } from '../../../platform/app-env';
+import type { PageDeps } from '../../../platform/family';
+import { Page } from '../../../web/ui/layout';
+import { notFoundPage } from '../../../web/ui/not-found';
+import { Crumbs, DeletedJobNotice, JobLink } from '../../../web/ui/on-job';
+import { Badge, Facts, money, pathOf, type Tone, text, when } from '../../../web/ui/parts';
+import { recordOf } from '../../../web/ui/record-of';
+import type { Line } from '../../common/line-items';
+import { presentEstimate } from '../present';
+
+// Which statuses a badge shows as good news, as waiting on someone, or as trouble.
+const TONE: Record<string, Tone> = {
+  signed: 'ok',
+  sent: 'warn',
+  viewed: 'warn',
+  declined: 'bad',
+  expired: 'bad',
+};
+
+export const estimateTone = (status: string | null): Tone => (status ? TONE[status] : undefined);
 
 // GET {app_url}/estimates/{id}: the contractor's view of an estimate: its figures as GET shows
 // them, its document, and links to the homeowner's page and the PDFs (the homeowner area's).
@@ -35,7 +46,7 @@ export function Lines({ lines }: { lines: readonly Line[] }) {
   );
 }
 
-export function estimatePage(deps: Deps) {
+export function estimatePage(deps: PageDeps) {
   return new Hono<AppEnv>().get('/estimates/:id', (c) => {
     const found = recordOf(deps, c, 'estimates');
     if (!found) {

@@ -1,16 +1,17 @@
 import { Hono } from 'hono';
-import type { AppEnv } from '../../platform/app-env';
-import { presentPayment } from '../../resources/payments/present';
-import { Page } from '../ui/layout';
-import { notFoundPage } from '../ui/not-found';
-import { type Deps, recordOf } from './deps';
-import { Crumbs, DeletedJobNotice, JobLink } from './on-job';
-import { Facts, money, text, when } from './parts';
+import type { AppEnv } from '../../../platform/app-env';
+import type { PageDeps } from '../../../platform/family';
+import { Page } from '../../../web/ui/layout';
+import { notFoundPage } from '../../../web/ui/not-found';
+import { Crumbs, DeletedJobNotice, JobLink } from '../../../web/ui/on-job';
+import { Facts, money, text, when } from '../../../web/ui/parts';
+import { recordOf } from '../../../web/ui/record-of';
+import { presentPayment } from '../present';
 
 // GET {app_url}/payments/{id}: a payment (or a refund) with the job, invoice and payment it
 // belongs to, and the refunds made of it.
 
-export function paymentPage(deps: Deps) {
+export function paymentPage(deps: PageDeps) {
   return new Hono<AppEnv>().get('/payments/:id', (c) => {
     const found = recordOf(deps, c, 'payments');
     if (!found) {

@@ -1,20 +1,34 @@
 import { Hono } from 'hono';
-import type { AppEnv } from '../../platform/app-env';
-import { presentInvoice } from '../../resources/invoices/present';
-import { Page } from '../ui/layout';
-import { notFoundPage } from '../ui/not-found';
-import { type Deps, recordOf } from './deps';
-import { Lines } from './estimate';
-import { Crumbs, DeletedJobNotice, JobLink } from './on-job';
-import { Badge, contactName, Empty, Facts, money, pathOf, text, when } from './parts';
-import { invoiceTone } from './tones';
+import type { AppEnv } from '../../../platform/app-env';
+import type { PageDeps } from '../../../platform/family';
+import { Page } from '../../../web/ui/layout';
+import { notFoundPage } from '../../../web/ui/not-found';
+import { Crumbs, DeletedJobNotice, JobLink } from '../../../web/ui/on-job';
+import { Badge, Empty, Facts, money, pathOf, type Tone, text, when } from '../../../web/ui/parts';
+import { recordOf } from '../../../web/ui/record-of';
+import { contactName } from '../../contacts/present';
+import { Lines } from '../../estimates/pages/record';
+import { presentInvoice } from '../present';
+
+// Which statuses a badge shows as good news, as waiting on someone, or as trouble.
+const TONE: Record<string, Tone> = {
+  paid: 'ok',
+  sent: 'warn',
+  viewed: 'warn',
+  partially_paid: 'warn',
+  overdue: 'bad',
+  void: 'bad',
+  bad_debt: 'bad',
+};
+
+export const invoiceTone = (status: string): Tone => TONE[status];
 
 // GET {app_url}/invoices/{id}: an invoice with its figures as GET shows them, its lines and the
 // payments made against it; links to its PDF and, while it is out, its pay page.
 
 const CAP = 100;
 
-export function invoicePage(deps: Deps) {
+export function invoicePage(deps: PageDeps) {
   return new Hono<AppEnv>().get('/invoices/:id', (c) => {
     const found = recordOf(deps, c, 'invoices');
     if (!found) {

@@ -1,17 +1,18 @@
 import { type Context, Hono } from 'hono';
-import type { AppEnv } from '../../platform/app-env';
-import { presentPin } from '../../resources/pins/present';
-import { Page } from '../ui/layout';
-import { notFoundPage } from '../ui/not-found';
-import { type Deps, recordOf } from './deps';
+import type { AppEnv } from '../../../platform/app-env';
+import type { PageDeps } from '../../../platform/family';
+import { Page } from '../../../web/ui/layout';
+import { notFoundPage } from '../../../web/ui/not-found';
+import { Crumbs, JobLink } from '../../../web/ui/on-job';
+import { Facts, pathOf, text, when } from '../../../web/ui/parts';
+import { recordOf } from '../../../web/ui/record-of';
+import { presentPin } from '../present';
 import { nearbyPins, PinMap } from './map';
-import { Crumbs, JobLink } from './on-job';
-import { Facts, pathOf, text, when } from './parts';
 
 // GET {app_url}/pins/{id} (a pin's `url`) and GET {app_url}/map?pin={id} (its `map_url`, the
 // canvassing map at the pin): both draw it among the workspace's pins near it.
 
-function render(deps: Deps, c: Context<AppEnv>, id: string | undefined, asMap: boolean) {
+function render(deps: PageDeps, c: Context<AppEnv>, id: string | undefined, asMap: boolean) {
   const found = recordOf(deps, c, 'pins', id);
   if (!found) {
     return notFoundPage(c, 'pin');
@@ -80,7 +81,7 @@ function render(deps: Deps, c: Context<AppEnv>, id: string | undefined, asMap: b
   );
 }
 
-export function pinPages(deps: Deps) {
+export function pinPages(deps: PageDeps) {
   return new Hono<AppEnv>()
     .get('/pins/:id', (c) => render(deps, c, c.req.param('id'), false))
     .get('/map', (c) => render(deps, c, c.req.query('pin'), true));

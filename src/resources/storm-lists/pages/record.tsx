@@ -1,20 +1,30 @@
 import { Hono } from 'hono';
-import type { AppEnv } from '../../platform/app-env';
-import { presentStormList } from '../../resources/storm-lists/present';
-import type { Position, WorkspaceCollections } from '../../store';
-import { Page } from '../ui/layout';
-import { notFoundPage } from '../ui/not-found';
-import { type Deps, recordOf } from './deps';
-import { Crumbs } from './on-job';
-import { Badge, count, Facts, text, when } from './parts';
-import { stormListTone } from './tones';
+import type { AppEnv } from '../../../platform/app-env';
+import type { PageDeps } from '../../../platform/family';
+import type { Position, WorkspaceCollections } from '../../../store';
+import { Page } from '../../../web/ui/layout';
+import { notFoundPage } from '../../../web/ui/not-found';
+import { Crumbs } from '../../../web/ui/on-job';
+import { Badge, count, Facts, type Tone, text, when } from '../../../web/ui/parts';
+import { recordOf } from '../../../web/ui/record-of';
+import { presentStormList } from '../present';
+
+// Which statuses a badge shows as good news, as waiting on someone, or as trouble.
+const TONE: Record<string, Tone> = {
+  ready: 'ok',
+  building: 'warn',
+  partial: 'warn',
+  failed: 'bad',
+};
+
+const stormListTone = (status: string): Tone => TONE[status];
 
 // GET {app_url}/storm_lists/{id}: a storm list and its properties, a page at a time
 // (`?after=<property id>`, newest first as GET /storm_lists/{id}/properties pages them).
 
 export const PROPERTY_PAGE = 50;
 
-export function stormListPage(deps: Deps) {
+export function stormListPage(deps: PageDeps) {
   return new Hono<AppEnv>().get('/storm_lists/:id', (c) => {
     const found = recordOf(deps, c, 'storm_lists');
     if (!found) {

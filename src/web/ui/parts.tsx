@@ -1,16 +1,9 @@
 import type { Child } from 'hono/jsx';
-import { fullName } from '../../resources/contacts/present';
-import type { Contact } from '../../resources/contacts/schema';
 
-// The small pieces every record page is made of: figures as a person reads them, a list of facts,
+// The small pieces every record page (a family's, in its folder) is made of: figures as a person reads them, a list of facts,
 // and the notices a deleted record (or a record on a deleted job) carries.
 
 const USD = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
-
-/** What a page calls a contact: its name as the API works it out, else its company or email. */
-export const contactName = (
-  c: Pick<Contact, 'first_name' | 'last_name' | 'company' | 'email'>,
-): string => fullName(c) ?? c.company ?? c.email ?? 'Unnamed contact';
 
 /** Dollars as the app shows them; a figure svc cannot work out is a dash, never $0.00. */
 export const money = (amount: number | null | undefined): string =>

@@ -1,18 +1,15 @@
 import { Hono } from 'hono';
-import type { AppEnv } from '../../platform/app-env';
-import { Page } from '../ui/layout';
-import { notFoundPage } from '../ui/not-found';
-import { type Deps, recordOf } from './deps';
-import { JOB_LIST_CAP, type JobView, jobView, type Listed } from './job-data';
-import { JobMoney } from './job-money';
-import { Badge, Capped as CappedAt, Empty, Facts, pathOf, text, when } from './parts';
-import { DeletedNotice } from './restore';
+import type { AppEnv } from '../../../platform/app-env';
+import type { PageDeps } from '../../../platform/family';
+import { DeletedNotice } from '../../../web/ui/deleted-notice';
+import { Page } from '../../../web/ui/layout';
+import { notFoundPage } from '../../../web/ui/not-found';
+import { Badge, Facts, pathOf, text, when } from '../../../web/ui/parts';
+import { recordOf } from '../../../web/ui/record-of';
+import { type JobView, jobView } from './data';
+import { JobMoney } from './money';
 
 // GET {app_url}/jobs/{id}: a job's page, where its `url` points (and a note's, at #note-<id>).
-
-function Capped({ list, what }: { list: Listed<unknown>; what: string }) {
-  return <CappedAt more={list.more} shown={JOB_LIST_CAP} what={what} />;
-}
 
 function Board({ view }: { view: JobView }) {
   const { out, stages, job } = view;
@@ -66,87 +63,6 @@ function People({ view }: { view: JobView }) {
   );
 }
 
-function Notes({ view }: { view: JobView }) {
-  return (
-    <section id="notes">
-      <h2>Notes</h2>
-      <Capped list={view.notes} what="notes" />
-      {view.notes.items.length === 0 ? <Empty what="notes" /> : null}
-      {view.notes.items.map((n) => (
-        <article class="card" id={`note-${n.id}`}>
-          <p class="muted">
-            {n.author_name ?? 'Through the API'} · {when(n.created_at)}
-          </p>
-          <p>{n.content}</p>
-        </article>
-      ))}
-    </section>
-  );
-}
-
-function Files({ view }: { view: JobView }) {
-  const photos = view.files.items.filter((f) => f.is_photo);
-  const others = view.files.items.filter((f) => !f.is_photo);
-  return (
-    <section id="files">
-      <h2>Files and photos</h2>
-      <Capped list={view.files} what="files" />
-      {view.files.items.length === 0 ? <Empty what="files" /> : null}
-      <div class="thumbs">
-        {photos.map((f) => (
-          <a href={pathOf(f.url)} title={f.name}>
-            <img src={f.download_url} alt={f.description ?? f.name} loading="lazy" />
-          </a>
-        ))}
-      </div>
-      <ul>
-        {others.map((f) => (
-          <li>
-            <a href={pathOf(f.url)}>{f.name}</a> <span class="muted">{f.category}</span>
-          </li>
-        ))}
-      </ul>
-    </section>
-  );
-}
-
-function Tasks({ view }: { view: JobView }) {
-  return (
-    <section id="tasks">
-      <h2>Tasks and appointments</h2>
-      <Capped list={view.tasks} what="tasks" />
-      {view.tasks.items.length === 0 ? (
-        <Empty what="tasks" />
-      ) : (
-        <table>
-          <thead>
-            <tr>
-              <th>Title</th>
-              <th>Kind</th>
-              <th>Due</th>
-              <th>Assigned to</th>
-              <th>Done</th>
-            </tr>
-          </thead>
-          <tbody>
-            {view.tasks.items.map((t) => (
-              <tr>
-                <td>
-                  <a href={pathOf(t.url)}>{text(t.title)}</a>
-                </td>
-                <td>{t.appointment_type ?? 'task'}</td>
-                <td>{text(t.due_date)}</td>
-                <td>{text(t.assigned_to_name)}</td>
-                <td>{t.completed ? <Badge tone="ok">done</Badge> : (t.outcome ?? '')}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-    </section>
-  );
-}
-
 function Timeline({ view }: { view: JobView }) {
   return (
     <section id="timeline">
@@ -195,14 +111,15 @@ function Details({ view }: { view: JobView }) {
   );
 }
 
-export function jobPage(deps: Deps) {
+export function jobPage(deps: PageDeps) {
   return new Hono<AppEnv>().get('/jobs/:id', (c) => {
     const found = recordOf(deps, c, 'jobs');
     if (!found) {
       return notFoundPage(c, 'job');
     }
-    const view = jobView(found.ctx, found.rec);
+    const view = jobView(found.ctx, found.rec, deps.onJob);
     const { out, job } = view;
+    const own = view.parts.filter((p) => p.on.place === 'own');
     const title = `${out.job_number} ${out.name ?? out.address ?? ''}`.trim();
     return c.html(
       <Page title={title} styles={['/_app/records.css']}>
@@ -226,9 +143,9 @@ export function jobPage(deps: Deps) {
         {out.archived ? <p class="notice">Archived.</p> : null}
         <nav class="tabs">
           <a href="#money">Money</a>
-          <a href="#notes">Notes</a>
-          <a href="#files">Files</a>
-          <a href="#tasks">Tasks</a>
+          {own.map((p) => (
+            <a href={`#${p.on.id}`}>{p.on.tab ?? p.on.title}</a>
+          ))}
           <a href="#timeline">Timeline</a>
         </nav>
         <Board view={view} />
@@ -241,9 +158,12 @@ export function jobPage(deps: Deps) {
           </div>
         </div>
         <JobMoney view={view} />
-        <Notes view={view} />
-        <Files view={view} />
-        <Tasks view={view} />
+        {own.map((p) => (
+          <section id={p.on.id}>
+            <h2>{p.on.title}</h2>
+            {p.part}
+          </section>
+        ))}
         <Timeline view={view} />
       </Page>,
     );

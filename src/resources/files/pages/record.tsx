@@ -1,11 +1,12 @@
 import { Hono } from 'hono';
-import type { AppEnv } from '../../platform/app-env';
-import { presentFile } from '../../resources/files/present';
-import { Page } from '../ui/layout';
-import { notFoundPage } from '../ui/not-found';
-import { type Deps, recordOf } from './deps';
-import { Crumbs, DeletedJobNotice, JobLink } from './on-job';
-import { Facts, text, when } from './parts';
+import type { AppEnv } from '../../../platform/app-env';
+import type { PageDeps } from '../../../platform/family';
+import { Page } from '../../../web/ui/layout';
+import { notFoundPage } from '../../../web/ui/not-found';
+import { Crumbs, DeletedJobNotice, JobLink } from '../../../web/ui/on-job';
+import { Facts, text, when } from '../../../web/ui/parts';
+import { recordOf } from '../../../web/ui/record-of';
+import { presentFile } from '../present';
 
 // GET {app_url}/files/{id}: the owner's view of a file: its details, a preview of an image, and
 // its signed download link (the bytes are served by the files family at /files/{id}/download).
@@ -19,7 +20,7 @@ const size = (bytes: number | null) =>
         ? `${(bytes / 1024).toFixed(1)} KB`
         : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
-export function filePage(deps: Deps) {
+export function filePage(deps: PageDeps) {
   return new Hono<AppEnv>().get('/files/:id', (c) => {
     const found = recordOf(deps, c, 'files');
     if (!found) {

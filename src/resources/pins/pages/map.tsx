@@ -1,6 +1,6 @@
-import type { ServiceContext } from '../../platform/service-context';
-import { milesBetween } from '../../resources/common/geo';
-import type { Pin } from '../../resources/pins/schema';
+import type { ServiceContext } from '../../../platform/service-context';
+import { milesBetween } from '../../common/geo';
+import type { Pin } from '../schema';
 
 // The canvassing map, drawn offline: an SVG of a pin and the workspace's pins around it, placed
 // from their coordinates (an equirectangular projection, true enough over a mile), with a scale.

@@ -1,21 +1,14 @@
 import type { Context } from 'hono';
 import { type AppEnv, appUrlFor } from '../../platform/app-env';
+import type { PageDeps } from '../../platform/family';
 import type { ServiceContext } from '../../platform/service-context';
-import type { Runtime } from '../../runtime';
 import type { WorkspaceCollections } from '../../store';
 import type { Name } from '../../store/collections';
-import { lookup } from '../ui/lookup';
-import type { PageTokens } from '../ui/tokens';
-
-/** What the record pages are built with. */
-export interface Deps {
-  rt: Runtime;
-  tokens: PageTokens;
-}
+import { lookup } from './lookup';
 
 /** The record a page's `:id` names, with its workspace as the owner sees it; undefined: 404. */
 export function recordOf<K extends Name<WorkspaceCollections>>(
-  deps: Deps,
+  deps: PageDeps,
   c: Context<AppEnv>,
   coll: K,
   id: string | undefined = c.req.param('id'),

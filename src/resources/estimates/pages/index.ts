@@ -1,0 +1,20 @@
+import { type FamilyPages, listOf } from '../../../platform/family';
+import { jobNameOf } from '../../../web/ui/on-job';
+import { text } from '../../../web/ui/parts';
+import { estimatesOnJob } from './on-job';
+import { estimatePage } from './record';
+
+export const estimatePages: FamilyPages = {
+  routes: estimatePage,
+  workspace: {
+    id: 'estimates',
+    title: 'Estimates',
+    list: listOf('estimates', (ctx) => (e) => ({
+      href: `/estimates/${e.id}`,
+      label: `${text(e.estimate_number)} ${e.title ?? ''}`.trim(),
+      detail: `${e.status} · ${jobNameOf(ctx, e.job_id)}`,
+      at: e.created_at,
+    })),
+  },
+  onJob: estimatesOnJob,
+};

@@ -1,0 +1,17 @@
+import { type FamilyPages, listOf } from '../../../platform/family';
+import { jobLabel } from '../../../web/ui/on-job';
+import { jobPage } from './record';
+
+export const jobPages: FamilyPages = {
+  routes: jobPage,
+  workspace: {
+    id: 'jobs',
+    title: 'Jobs',
+    list: listOf('jobs', () => (j) => ({
+      href: `/jobs/${j.id}`,
+      label: jobLabel(j),
+      detail: j.job_type,
+      at: j.created_at,
+    })),
+  },
+};
