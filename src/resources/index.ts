@@ -53,7 +53,7 @@ export function jobChildren(): Family[] {
 }
 
 // The subscription records and the rules the delivery worker applies to them: src/deliveries
-// sees the webhooks family only through here.
+// and the inspector see the webhooks family only through here.
 export {
   type AttemptResult,
   afterAttempt,

@@ -2,16 +2,17 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../platform/app-env';
 import type { Runtime } from '../runtime';
 import { DOCS_ASSETS, docsRoutes } from './docs';
-import { HOMEOWNER_ASSETS, homeownerRoutes } from './homeowner';
+import { HOMEOWNER_ASSETS } from './homeowner';
 import { INSPECTOR_ASSETS, inspectorRoutes } from './inspector';
 import { oauthRoutes } from './oauth';
 import { RECORDS_ASSETS, recordRoutes } from './records';
 import { type Asset, assetRoutes } from './ui/assets';
 import { pageHeaders } from './ui/guard';
 
-// The web app at {app_url}, the server root (DESIGN.md): the record pages, the homeowner pages,
-// the inspector and the docs. Each area is a folder here that exports its routes and its assets;
-// every action goes through the same services as the API and the control API.
+// The web app at {app_url}, the server root (DESIGN.md): the record pages and the homeowner pages
+// (each family's, found through the registry), the inspector and the docs. Each area is a folder
+// here that exports its routes and its assets; every action goes through the same services as
+// the API and the control API.
 const ASSETS: Asset[] = [
   ...HOMEOWNER_ASSETS,
   ...DOCS_ASSETS,
@@ -26,7 +27,6 @@ export function webApp(rt: Runtime) {
   web.route('/', oauthRoutes(rt));
   web.route('/', docsRoutes());
   web.route('/', recordRoutes(rt));
-  web.route('/', homeownerRoutes(rt));
   web.route('/', inspectorRoutes(rt));
   return web;
 }

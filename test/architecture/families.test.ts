@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { familyCycles, imports } from './imports';
+import { familyCycles, familyOf, imports } from './imports';
 
 // The house rules of src/ that its imports show (issue 36), read from the source files themselves.
 const all = imports();
@@ -26,5 +26,36 @@ describe('the import rules of src/', () => {
     // a new cycle fails here, and so does breaking one without taking it off the list.
     const known = [['contacts', 'jobs', 'notes']];
     expect(familyCycles(all)).toEqual(known);
+  });
+
+  test('no file of src/web imports a family folder: the web app finds families through the registry', () => {
+    const offending = all
+      .filter((i) => i.from.startsWith('web/') && familyOf(i.to) !== undefined)
+      .map((i) => `${i.from} imports ${i.specifier}`);
+    expect(offending).toEqual([]);
+  });
+
+  test("the kit a family's pages are drawn with (src/web/ui, src/web/homeowner) imports no family", () => {
+    // A family's pages import the kit; were the kit to import a family or the registry, the web
+    // app's pages would go round in a circle through the families.
+    const kit = /^web\/(ui|homeowner)\//;
+    const offending = all
+      .filter(
+        (i) => kit.test(i.from) && (familyOf(i.to) !== undefined || i.to === 'resources/index.ts'),
+      )
+      .map((i) => `${i.from} imports ${i.specifier}`);
+    expect(offending).toEqual([]);
+  });
+
+  test("a family's pages use nothing of src/web but the kit", () => {
+    const offending = all
+      .filter(
+        (i) =>
+          familyOf(i.from) !== undefined &&
+          i.to?.startsWith('web/') &&
+          !/^web\/(ui|homeowner)\//.test(i.to),
+      )
+      .map((i) => `${i.from} imports ${i.specifier}`);
+    expect(offending).toEqual([]);
   });
 });

@@ -11,6 +11,10 @@ export const contactName = (
   c: Pick<Contact, 'first_name' | 'last_name' | 'company' | 'email'>,
 ): string => fullName(c) ?? c.company ?? c.email ?? 'Unnamed contact';
 
+/** Who a document is for: a contact's name as the API works it out, else its company. */
+export const customerName = (c: Contact | undefined): string | null =>
+  c ? (fullName(c) ?? c.company ?? null) : null;
+
 export const presentContact = (ctx: ServiceContext, c: Contact): z.infer<typeof ContactSchema> =>
   shape(ContactSchema, c, {
     object: 'contact',

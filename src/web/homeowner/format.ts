@@ -85,3 +85,7 @@ export const INVOICE_WORDS: Record<string, string> = {
 /** A package's name as a heading: good → Good. */
 export const tierName = (name: string): string =>
   name.length === 0 ? name : name[0]?.toUpperCase() + name.slice(1);
+
+/** A link of the homeowner's pages from its API address: its path, on the origin they opened. */
+export const localPath = (url: string | null): string =>
+  url === null ? '' : new URL(url).pathname;

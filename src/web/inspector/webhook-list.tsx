@@ -3,7 +3,7 @@ import { listAllWebhooks, notifications } from '../../admin/webhooks-service';
 import type { Notification } from '../../deliveries/records';
 import type { AppEnv } from '../../platform/app-env';
 import type { Workspace } from '../../platform/auth';
-import type { Webhook } from '../../resources/webhooks/records';
+import type { Webhook } from '../../resources';
 import type { Inspector } from './forms';
 import { InspectorPage, when } from './parts';
 

@@ -4,7 +4,7 @@ import type { AppEnv } from '../../platform/app-env';
 import { WILDCARD } from '../../platform/family';
 import { holderOf } from '../../platform/holder-of';
 import type { PageTokens } from '../../platform/http/page-tokens';
-import { validSecrets, type Webhook } from '../../resources/webhooks/records';
+import { validSecrets, type Webhook } from '../../resources';
 import type { Runtime } from '../../runtime';
 import { notFoundPage } from '../ui/not-found';
 import { DeliveryLog, deliveryLogPage } from './delivery-log';

@@ -2,7 +2,7 @@
 // `online`, "paid through the online payment page"): the page records a card payment through the
 // payments service, so the invoice, the job's money and the events move as for POST /payments.
 import { describe, expect, test } from 'vitest';
-import { parseAmount } from '../../../src/web/homeowner/pay-routes';
+import { parseAmount } from '../../../src/resources/payments/pages/pay';
 import {
   ESCAPED,
   events,

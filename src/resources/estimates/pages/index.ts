@@ -1,11 +1,15 @@
 import { type FamilyPages, listOf } from '../../../platform/family';
 import { jobNameOf } from '../../../web/ui/on-job';
 import { text } from '../../../web/ui/parts';
+import { pagesOf } from '../../../web/ui/routes';
 import { estimatesOnJob } from './on-job';
+import { estimatePdfs } from './pdf';
+import { estimatesOnPortal } from './portal';
 import { estimatePage } from './record';
+import { estimateView } from './view';
 
 export const estimatePages: FamilyPages = {
-  routes: estimatePage,
+  routes: pagesOf(estimatePage, estimateView, estimatePdfs),
   workspace: {
     id: 'estimates',
     title: 'Estimates',
@@ -17,4 +21,5 @@ export const estimatePages: FamilyPages = {
     })),
   },
   onJob: estimatesOnJob,
+  onPortal: estimatesOnPortal,
 };

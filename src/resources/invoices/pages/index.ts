@@ -1,11 +1,14 @@
 import { type FamilyPages, listOf } from '../../../platform/family';
 import { jobNameOf } from '../../../web/ui/on-job';
 import { money, text } from '../../../web/ui/parts';
+import { pagesOf } from '../../../web/ui/routes';
 import { invoicesOnJob } from './on-job';
+import { invoicePdf } from './pdf';
+import { invoicesOnPortal } from './portal';
 import { invoicePage } from './record';
 
 export const invoicePages: FamilyPages = {
-  routes: invoicePage,
+  routes: pagesOf(invoicePage, invoicePdf),
   workspace: {
     id: 'invoices',
     title: 'Invoices',
@@ -17,4 +20,5 @@ export const invoicePages: FamilyPages = {
     })),
   },
   onJob: invoicesOnJob,
+  onPortal: invoicesOnPortal,
 };

@@ -1,9 +1,11 @@
 import { type FamilyPages, listOf } from '../../../platform/family';
 import { jobLabel } from '../../../web/ui/on-job';
+import { pagesOf } from '../../../web/ui/routes';
+import { portalRoutes } from './portal';
 import { jobPage } from './record';
 
 export const jobPages: FamilyPages = {
-  routes: jobPage,
+  routes: pagesOf(jobPage, portalRoutes),
   workspace: {
     id: 'jobs',
     title: 'Jobs',

@@ -1,11 +1,13 @@
 import { type FamilyPages, listOf } from '../../../platform/family';
 import { jobNameOf } from '../../../web/ui/on-job';
 import { money } from '../../../web/ui/parts';
+import { pagesOf } from '../../../web/ui/routes';
 import { paymentsOnJob } from './on-job';
+import { payPages } from './pay';
 import { paymentPage } from './record';
 
 export const paymentPages: FamilyPages = {
-  routes: paymentPage,
+  routes: pagesOf(paymentPage, payPages),
   workspace: {
     id: 'payments',
     title: 'Payments',

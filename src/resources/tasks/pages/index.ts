@@ -1,6 +1,7 @@
 import { type FamilyPages, listOf } from '../../../platform/family';
 import { text } from '../../../web/ui/parts';
 import { tasksOnJob } from './on-job';
+import { tasksOnPortal } from './portal';
 import { taskPage } from './record';
 
 export const taskPages: FamilyPages = {
@@ -16,4 +17,5 @@ export const taskPages: FamilyPages = {
     })),
   },
   onJob: tasksOnJob,
+  onPortal: tasksOnPortal,
 };

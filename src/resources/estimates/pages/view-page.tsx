@@ -1,8 +1,8 @@
-import type { Estimate } from '../../resources/estimates/schema';
-import { Page } from '../ui/layout';
-import { Lines, PartyFacts } from './document-parts';
-import type { EstimateDoc } from './documents';
-import { day, money, tierName } from './format';
+import { Lines, PartyFacts } from '../../../web/homeowner/document-parts';
+import type { EstimateDoc } from '../../../web/homeowner/documents';
+import { day, money, tierName } from '../../../web/homeowner/format';
+import { Page } from '../../../web/ui/layout';
+import type { Estimate } from '../schema';
 
 export interface EstimateView {
   rec: Estimate;

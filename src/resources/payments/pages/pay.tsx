@@ -1,20 +1,19 @@
 import { type Context, Hono } from 'hono';
-import { type AppEnv, appUrlFor } from '../../platform/app-env';
-import { ApiError } from '../../platform/errors';
-import type { PageTokens } from '../../platform/http/page-tokens';
-import type { Platform } from '../../platform/platform';
-import type { ServiceContext } from '../../platform/service-context';
-import { toCents } from '../../resources/common/cents';
-import { presentInvoice } from '../../resources/invoices/present';
-import type { Invoice } from '../../resources/invoices/schema';
-import { getInvoice, viewInvoice } from '../../resources/invoices/service';
-import { PaymentCreateSchema } from '../../resources/payments/schema';
-import { createPayment } from '../../resources/payments/service';
-import { lookup } from '../ui/lookup';
-import { notFoundPage } from '../ui/not-found';
-import { invoiceDoc } from './documents';
-import { money } from './format';
-import { formLimit, found, readForm, refused } from './forms';
+import { type AppEnv, appUrlFor } from '../../../platform/app-env';
+import { ApiError } from '../../../platform/errors';
+import type { PageDeps } from '../../../platform/family';
+import type { ServiceContext } from '../../../platform/service-context';
+import { money } from '../../../web/homeowner/format';
+import { formLimit, found, readForm, refused } from '../../../web/homeowner/forms';
+import { lookup } from '../../../web/ui/lookup';
+import { notFoundPage } from '../../../web/ui/not-found';
+import { toCents } from '../../common/cents';
+import { invoiceDoc } from '../../invoices/pages/document';
+import { presentInvoice } from '../../invoices/present';
+import type { Invoice } from '../../invoices/schema';
+import { getInvoice, viewInvoice } from '../../invoices/service';
+import { PaymentCreateSchema } from '../schema';
+import { createPayment } from '../service';
 import { PayPage, type PayView } from './pay-page';
 
 // An invoice's `payment_url`: the homeowner pays it online. The payment is the API's own
@@ -91,7 +90,7 @@ function amountProblem(h: Held, amount: number | undefined): string | undefined 
   return undefined;
 }
 
-export function payRoutes(rt: Platform, tokens: PageTokens) {
+export function payPages({ rt, tokens }: PageDeps) {
   const held = (c: Context<AppEnv>): Held | undefined => {
     const h = lookup(rt, 'invoices', c.req.param('id') ?? '', appUrlFor(rt.config, c.req.url));
     const rec = h && found(() => getInvoice(h.ctx, h.rec.id));

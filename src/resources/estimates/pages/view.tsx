@@ -1,21 +1,15 @@
 import { type Context, Hono } from 'hono';
-import { type AppEnv, appUrlFor } from '../../platform/app-env';
-import { ApiError } from '../../platform/errors';
-import type { PageTokens } from '../../platform/http/page-tokens';
-import type { Platform } from '../../platform/platform';
-import type { ServiceContext } from '../../platform/service-context';
-import type { Estimate } from '../../resources/estimates/schema';
-import {
-  declineEstimate,
-  getEstimate,
-  signEstimate,
-  viewEstimate,
-} from '../../resources/estimates/service';
-import { lookup } from '../ui/lookup';
-import { notFoundPage } from '../ui/not-found';
-import { estimateDoc } from './documents';
-import { EstimatePage, type EstimateView } from './estimate-page';
-import { formLimit, found, readForm, refused } from './forms';
+import { type AppEnv, appUrlFor } from '../../../platform/app-env';
+import { ApiError } from '../../../platform/errors';
+import type { PageDeps } from '../../../platform/family';
+import type { ServiceContext } from '../../../platform/service-context';
+import { formLimit, found, readForm, refused } from '../../../web/homeowner/forms';
+import { lookup } from '../../../web/ui/lookup';
+import { notFoundPage } from '../../../web/ui/not-found';
+import type { Estimate } from '../schema';
+import { declineEstimate, getEstimate, signEstimate, viewEstimate } from '../service';
+import { estimateDoc } from './document';
+import { EstimatePage, type EstimateView } from './view-page';
 
 // An estimate's `view_url`: the homeowner reads it, chooses a package and signs by typing a name,
 // or declines. Every move is the control API's own service (POST /__admin/estimates/{id}/view,
@@ -32,7 +26,7 @@ interface Held {
   rec: Estimate;
 }
 
-export function estimateRoutes(rt: Platform, tokens: PageTokens) {
+export function estimateView({ rt, tokens }: PageDeps) {
   // Only an estimate that was sent has a view_url (spec: "homeowner's view of the estimate").
   const held = (c: Context<AppEnv>): Held | undefined => {
     const h = lookup(rt, 'estimates', c.req.param('id') ?? '', appUrlFor(rt.config, c.req.url));

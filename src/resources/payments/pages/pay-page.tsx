@@ -1,9 +1,9 @@
-import type { Invoice } from '../../resources/invoices/schema';
-import type { Payment } from '../../resources/payments/schema';
-import { Page } from '../ui/layout';
-import { Lines, PartyFacts } from './document-parts';
-import type { InvoiceDoc } from './documents';
-import { day, INVOICE_WORDS, money } from './format';
+import { Lines, PartyFacts } from '../../../web/homeowner/document-parts';
+import type { InvoiceDoc } from '../../../web/homeowner/documents';
+import { day, INVOICE_WORDS, money } from '../../../web/homeowner/format';
+import { Page } from '../../../web/ui/layout';
+import type { Invoice } from '../../invoices/schema';
+import type { Payment } from '../schema';
 
 export interface PayView {
   rec: Invoice;
