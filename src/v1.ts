@@ -3,7 +3,7 @@ import { catalogue, DELIVERIES } from './events';
 import { oauthRoutes } from './oauth';
 import type { AppEnv } from './platform/app-env';
 import { authenticate, requirePlan } from './platform/auth';
-import type { RouteDeps } from './platform/family';
+import type { Family, RouteDeps, SubList } from './platform/family';
 import { applyFault, routeMethods } from './platform/faults';
 import { limitBodies } from './platform/http/body-limit';
 import { documentFor, registerSecuritySchemes } from './platform/openapi/document';
@@ -51,14 +51,15 @@ export function v1App(rt: Runtime, extend?: V1Extension): OpenAPIHono<AppEnv> {
     return applyFault(rt.faults, c, methodsAt).then((faulted) => faulted ?? idempotent(c, next));
   });
 
+  const listsOf = (families: readonly Family[], lists: (f: Family) => readonly SubList[]) =>
+    families.flatMap((f) =>
+      lists(f).flatMap((list) => (f.records ? [{ ...list, records: f.records }] : [])),
+    );
   const deps: RouteDeps = {
     ...rt,
     events: catalogue,
-    jobLists: jobChildren().flatMap((f) =>
-      (f.onJob?.lists ?? []).flatMap((list) =>
-        f.records ? [{ ...list, records: f.records }] : [],
-      ),
-    ),
+    jobLists: listsOf(jobChildren(), (f) => f.onJob?.lists ?? []),
+    contactLists: listsOf(FAMILIES, (f) => f.onContact?.lists ?? []),
   };
   for (const family of FAMILIES) {
     if (family.routes) {

@@ -53,7 +53,9 @@ export interface RouteDeps extends Pick<Platform, 'files' | 'limiter'> {
   cursors: Cursors;
   events: EventCatalogue;
   /** The lists of records on a job (`/jobs/{id}/<path>`), in the order the jobs family gives. */
-  jobLists: readonly JobListOf[];
+  jobLists: readonly SubListOf[];
+  /** The lists of records that name a contact (`/contacts/{id}/<path>`), in registry order. */
+  contactLists: readonly SubListOf[];
 }
 
 /**
@@ -125,10 +127,15 @@ export interface Page<R> {
   hasMore: boolean;
 }
 
-/** A list of a family's records on one job: GET /jobs/{id}/<path>. */
-export interface JobList<K extends Coll = Coll> {
+/**
+ * A list of a family's records under one record of another family: GET /jobs/{id}/<path> (the
+ * records on a job), GET /contacts/{id}/<path> (the records that name a contact).
+ */
+export interface SubList<K extends Coll = Coll> {
   path: string;
   summary: string;
+  /** What its 200 answer is, for the document, when not the summary. */
+  answers?: string;
   /** The list's schema, for the document. */
   schema: z.ZodType;
   /** Its query, when it takes more than the paging and time filters. */
@@ -136,14 +143,14 @@ export interface JobList<K extends Coll = Coll> {
   /** `q`: the page size, the time filters and whatever else `query` takes. */
   scan(
     ctx: ServiceContext,
-    jobId: string,
+    ownerId: string,
     q: ListQuery & Record<string, unknown>,
     after: Position | undefined,
   ): Page<RecordIn<K>>;
 }
 
-/** A job list with the records it pages, as the registry hands it to the jobs family. */
-export interface JobListOf extends JobList {
+/** A sub-list with the records it pages, as the registry hands it to the family it is under. */
+export interface SubListOf extends SubList {
   records: Records<Coll, unknown>;
 }
 
@@ -185,7 +192,9 @@ export interface Family {
   records?: Records<Coll, unknown>;
   events?: Events;
   /** Records that hang off a job: they go with it (recoverable, purged), and list under it. */
-  onJob?: { colls: readonly Coll[]; lists?: readonly JobList[] };
+  onJob?: { colls: readonly Coll[]; lists?: readonly SubList[] };
+  /** Lists of its records that name a contact, under it: the jobs a person is on. */
+  onContact?: { lists: readonly SubList[] };
   /** The jobs family: the order of the families whose records hang off a job (spec, Jobs). */
   children?: readonly string[];
   recoverable?: Recoverable;

@@ -1,5 +1,5 @@
 import type { TxScope, WorkspaceCollections } from '../../store';
-import { hasContact } from '../jobs/service';
+import { hasContact } from '../common/job';
 
 /**
  * decisions.md: a purged contact takes its own tasks (those on no job) with it, and leaves the

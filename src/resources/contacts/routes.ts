@@ -1,7 +1,8 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../platform/app-env';
-import type { RouteDeps } from '../../platform/family';
+import type { RouteDeps, SubListOf } from '../../platform/family';
 import { jsonResponse } from '../../platform/openapi/responses';
+import { type ListQuery, pagingQuery } from '../../platform/paging';
 import {
   byId,
   changeErrors,
@@ -18,10 +19,6 @@ import {
   wholeAnswer,
   writeOnly,
 } from '../common/routing';
-import { SubListQuery } from '../jobs/input';
-import { jobRecords } from '../jobs/present';
-import { JobListSchema } from '../jobs/schema';
-import { jobsOfContact } from '../jobs/service';
 import { contactRecords } from './present';
 import {
   ContactCreateSchema,
@@ -116,17 +113,23 @@ const remove = createRoute({
   ...byId,
   responses: { 200: deletedResponse(), ...changeErrors(true) },
 });
-const jobs = createRoute({
-  method: 'get',
-  path: '/contacts/{id}/jobs',
-  operationId: 'listContactJobs',
-  tags,
-  summary:
-    'Every job the person is on (homeowner, adjuster or secondary contact), archived included',
-  request: { query: SubListQuery },
-  ...byId,
-  responses: { 200: jsonResponse(JobListSchema, 'A page of jobs'), ...readUnderErrors() },
-});
+// GET /contacts/{id}/jobs: each list is declared by the family whose records name the contact
+// (its `onContact.lists`); the registry hands them here.
+const sublist = (list: SubListOf) =>
+  createRoute({
+    method: 'get',
+    path: `/contacts/{id}/${list.path}`,
+    // GET /contacts/{id}/jobs is listContactJobs, as a client calls it.
+    operationId: `listContact${list.path[0]?.toUpperCase()}${list.path.slice(1)}`,
+    tags,
+    summary: list.summary,
+    request: { query: list.query ?? pagingQuery },
+    ...byId,
+    responses: {
+      200: jsonResponse(list.schema, list.answers ?? list.summary),
+      ...readUnderErrors(),
+    },
+  });
 
 export function contactRoutes(deps: RouteDeps) {
   const app = new OpenAPIHono<AppEnv>();
@@ -161,12 +164,20 @@ export function contactRoutes(deps: RouteDeps) {
     const { id } = deleteContact(c.get('ctx'), recordId(c));
     return c.json({ id, object: 'contact', deleted: true as const }, 200);
   });
-  app.openapi(jobs, (c) => {
-    const ctx = c.get('ctx');
-    const id = recordId(c);
-    const q = c.req.valid('query');
-    const list = `contact-jobs:${id}`;
-    return pageAnswer(c, deps, list, q, (after) => jobsOfContact(ctx, id, q, after), jobRecords);
-  });
+  for (const list of deps.contactLists) {
+    app.openapi(sublist(list), (c) => {
+      const ctx = c.get('ctx');
+      const id = recordId(c);
+      const q = c.req.valid('query') as ListQuery & { cursor?: string | undefined };
+      return pageAnswer(
+        c,
+        deps,
+        `contact-${list.path}:${id}`,
+        q,
+        (after) => list.scan(ctx, id, q, after),
+        list.records,
+      );
+    });
+  }
   return app;
 }

@@ -6,9 +6,9 @@ import type { ServiceContext } from '../../platform/service-context';
 import type { Position, TxScope, WorkspaceCollections } from '../../store';
 import { addDays, centralDate, centralDayEnd } from '../common/central-time';
 import { toCents } from '../common/cents';
+import { jobIsLive, requireJob } from '../common/job';
 import { type Line, type LineItemInput, toLines } from '../common/line-items';
 import type { EstimateTemplate } from '../estimate-templates/schema';
-import { jobIsLive, requireJob } from '../jobs/visibility';
 import type { Estimate, EstimateCreate, EstimateListQuery, EstimateUpdate } from './schema';
 import { fillLine, fillTitle, type SmartValues, smartValues } from './smart-fields';
 

@@ -1,7 +1,7 @@
 import type { z } from '@hono/zod-openapi';
 import { defineRecords, shape } from '../../platform/family';
 import type { ServiceContext } from '../../platform/service-context';
-import { jobIsLive } from '../jobs/visibility';
+import { jobIsLive } from '../common/job';
 import { downloadUrl, windowOf } from './links';
 import { type FileRecord, FileSchema } from './schema';
 

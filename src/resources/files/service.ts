@@ -5,7 +5,7 @@ import { newId } from '../../platform/ids';
 import { type ListQuery, timeFilter } from '../../platform/paging';
 import type { ServiceContext } from '../../platform/service-context';
 import type { Position } from '../../store';
-import { findJob, jobIsLive, requireJob } from '../jobs/visibility';
+import { findJob, jobIsLive, requireJob } from '../common/job';
 import type { Inspected } from './inspect';
 import type { FILE_CATEGORIES, FileRecord, FileUploadFields } from './schema';
 

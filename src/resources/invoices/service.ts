@@ -6,9 +6,9 @@ import type { Position, TxScope, WorkspaceCollections } from '../../store';
 import { centralDate } from '../common/central-time';
 import { sumDollars } from '../common/cents';
 import { MAX_MONEY } from '../common/fields';
+import { findJob, requireJob } from '../common/job';
 import { toLines } from '../common/line-items';
 import { findContact, requireContact } from '../contacts/service';
-import { findJob, requireJob } from '../jobs/visibility';
 import { settled } from '../money';
 import {
   type Invoice,

@@ -3,8 +3,8 @@ import { jobEvents } from './events';
 import { jobPages } from './pages';
 import { jobRecords } from './present';
 import { jobRoutes } from './routes';
-import { JobSchema } from './schema';
-import { purgeJob } from './service';
+import { JobListSchema, JobSchema } from './schema';
+import { jobsOfContact, purgeJob } from './service';
 
 export const jobs: Family = {
   name: 'jobs',
@@ -15,6 +15,18 @@ export const jobs: Family = {
   onJob: { colls: ['timeline'] },
   // spec, Jobs: a job's notes, files, tasks, estimates, invoices and payments, in that order.
   children: ['notes', 'files', 'tasks', 'estimates', 'invoices', 'payments'],
+  onContact: {
+    lists: [
+      {
+        path: 'jobs',
+        summary:
+          'Every job the person is on (homeowner, adjuster or secondary contact), archived included',
+        answers: 'A page of jobs',
+        schema: JobListSchema,
+        scan: jobsOfContact,
+      },
+    ],
+  },
   recoverable: {
     what: 'job, with everything on it',
     noun: 'job',

@@ -135,7 +135,3 @@ export const JobSearchQuery = z.object({
 });
 
 export type JobSearchQuery = z.output<typeof JobSearchQuery>;
-
-// spec, Pagination 3: every paged list, a job's or a contact's own lists included, accepts the
-// time filters (updated_since, created_after, created_before).
-export const SubListQuery = pagingQuery;

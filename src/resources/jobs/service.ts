@@ -4,6 +4,7 @@ import { type ListQuery, timeFilter } from '../../platform/paging';
 import type { ServiceContext } from '../../platform/service-context';
 import type { Position, TxScope, WorkspaceCollections } from '../../store';
 import type { Name } from '../../store/collections';
+import { getJob, hasContact } from '../common/job';
 import { findContact, getContact } from '../contacts/service';
 import { putNote } from '../notes/service';
 import { listStages } from '../pipelines/service';
@@ -11,7 +12,6 @@ import { blank, either, fieldsOf, NEW_JOB } from './fields';
 import type { JobCreate, JobListQuery, JobSearchQuery, JobUpdate } from './input';
 import type { Job } from './schema';
 import { enterStage, firstStage, requirePipeline, resolveStage } from './stages';
-import { getJob } from './visibility';
 
 function nextJobNumber(tx: TxScope<WorkspaceCollections>): string {
   const counter = tx.get('counters', 'job_number') ?? { id: 'job_number', value: 1000 };
@@ -129,13 +129,6 @@ export function deleteJob(ctx: ServiceContext, id: string): Job {
   const now = ctx.clock.iso();
   return ctx.ws.transaction((tx) => tx.put('jobs', { ...job, deleted_at: now, updated_at: now }));
 }
-
-/** Is `contactId` on the job: homeowner, adjuster, or a secondary contact or adjuster. */
-export const hasContact = (job: Job, contactId: string) =>
-  job.homeowner_id === contactId ||
-  job.adjuster_id === contactId ||
-  job.secondary_contact_ids.includes(contactId) ||
-  job.secondary_adjuster_ids.includes(contactId);
 
 /** As hasContact, for a live contact only: a deleted one's links are hidden (decisions.md). */
 const isOnJob = (ctx: ServiceContext, job: Job, contactId: string) =>

@@ -3,7 +3,7 @@ import { newId } from '../../platform/ids';
 import { type ListQuery, timeFilter } from '../../platform/paging';
 import type { ServiceContext } from '../../platform/service-context';
 import type { Position, TxScope, WorkspaceCollections } from '../../store';
-import { jobIsLive, requireJob } from '../jobs/visibility';
+import { jobIsLive, requireJob } from '../common/job';
 import type { Note } from './schema';
 
 /** Writes a note in the caller's transaction (a job's first note is made with the job). */

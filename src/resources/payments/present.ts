@@ -1,7 +1,7 @@
 import type { z } from '@hono/zod-openapi';
 import { defineRecords, shape } from '../../platform/family';
 import type { ServiceContext } from '../../platform/service-context';
-import { jobIsLive } from '../jobs/visibility';
+import { jobIsLive } from '../common/job';
 import { type Payment, PaymentSchema } from './schema';
 
 export const presentPayment = (ctx: ServiceContext, p: Payment): z.infer<typeof PaymentSchema> =>

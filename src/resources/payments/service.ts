@@ -5,7 +5,7 @@ import type { ServiceContext } from '../../platform/service-context';
 import type { Position, TxScope, WorkspaceCollections } from '../../store';
 import { centralDate } from '../common/central-time';
 import { dollars, toCent, toCents } from '../common/cents';
-import { jobIsLive, requireJob } from '../jobs/visibility';
+import { jobIsLive, requireJob } from '../common/job';
 import { isReceived, settle, syncReceived } from '../money';
 import type { Payment, PaymentCreate, PaymentListQuery, PaymentStatus } from './schema';
 

@@ -1,7 +1,7 @@
 import type { z } from '@hono/zod-openapi';
 import { defineRecords, shape } from '../../platform/family';
 import type { ServiceContext } from '../../platform/service-context';
-import { findJob } from '../jobs/visibility';
+import { findJob } from '../common/job';
 import { type Pin, PinSchema } from './schema';
 
 export const presentPin = (ctx: ServiceContext, pin: Pin): z.infer<typeof PinSchema> =>

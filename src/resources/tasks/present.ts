@@ -1,8 +1,8 @@
 import type { z } from '@hono/zod-openapi';
 import { defineRecords, shape } from '../../platform/family';
 import type { ServiceContext } from '../../platform/service-context';
+import { jobIsLive } from '../common/job';
 import { findContact } from '../contacts/service';
-import { jobIsLive } from '../jobs/visibility';
 import { type Task, TaskSchema } from './schema';
 
 export const presentTask = (ctx: ServiceContext, t: Task): z.infer<typeof TaskSchema> =>

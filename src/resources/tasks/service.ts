@@ -3,8 +3,8 @@ import { newId } from '../../platform/ids';
 import { type ListQuery, timeFilter } from '../../platform/paging';
 import type { ServiceContext } from '../../platform/service-context';
 import type { Position } from '../../store';
+import { requireJob } from '../common/job';
 import { findContact, requireContact } from '../contacts/service';
-import { requireJob } from '../jobs/visibility';
 import { requireUser } from '../users/service';
 import { linkedContact, taskIsVisible } from './present';
 import {

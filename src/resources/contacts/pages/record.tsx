@@ -6,7 +6,7 @@ import { Page } from '../../../web/ui/layout';
 import { notFoundPage } from '../../../web/ui/not-found';
 import { Badge, Capped, Empty, Facts, text, when } from '../../../web/ui/parts';
 import { recordOf } from '../../../web/ui/record-of';
-import { hasContact } from '../../jobs/service';
+import { hasContact } from '../../common/job';
 import { presentContact } from '../present';
 
 // GET {app_url}/contacts/{id}: a contact with the jobs it is on (as GET /contacts/{id}/jobs lists

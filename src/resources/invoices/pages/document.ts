@@ -1,9 +1,9 @@
 import type { ServiceContext } from '../../../platform/service-context';
 import { addressLine, type InvoiceDoc, lineView } from '../../../web/homeowner/documents';
 import { dollars } from '../../common/cents';
+import { findJob } from '../../common/job';
 import { customerName } from '../../contacts/present';
 import { findContact } from '../../contacts/service';
-import { findJob } from '../../jobs/visibility';
 import { invoiceCents } from '../../money';
 import type { Invoice } from '../schema';
 

@@ -5,9 +5,9 @@ import { appContext, type ServiceContext } from '../../../platform/service-conte
 import { addressLine } from '../../../web/homeowner/documents';
 import { Page } from '../../../web/ui/layout';
 import { notFoundPage } from '../../../web/ui/not-found';
+import { findJob } from '../../common/job';
 import { findContact } from '../../contacts/service';
 import type { Job } from '../schema';
-import { findJob } from '../visibility';
 import { PortalIndex } from './portal-index';
 
 // A job's `portal_url`: the homeowner's page of their project. It shows what the company shares

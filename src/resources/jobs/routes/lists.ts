@@ -1,16 +1,16 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../../platform/app-env';
-import type { JobListOf, RouteDeps } from '../../../platform/family';
+import type { RouteDeps, SubListOf } from '../../../platform/family';
 import { jsonResponse } from '../../../platform/openapi/responses';
 import { type ListQuery, pagingQuery } from '../../../platform/paging';
+import { getJob } from '../../common/job';
 import { byId, pageAnswer, readUnderErrors, recordId } from '../../common/routing';
-import { getJob } from '../visibility';
 
 // spec, Jobs: GET /jobs/{id}/notes, /files, /photos, /tasks, /estimates, /invoices, /payments.
 // Each list is declared by the family whose records it holds (its `onJob.lists`); the registry
 // hands them here in the order the jobs family gives.
 
-const route = (list: JobListOf) =>
+const route = (list: SubListOf) =>
   createRoute({
     method: 'get',
     path: `/jobs/{id}/${list.path}`,

@@ -2,6 +2,7 @@ import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../../platform/app-env';
 import type { RouteDeps } from '../../../platform/family';
 import { jsonResponse } from '../../../platform/openapi/responses';
+import { getJob } from '../../common/job';
 import {
   byId,
   changeErrors,
@@ -20,7 +21,6 @@ import { JobCreateSchema, JobListQuery, JobSearchQuery, JobUpdateSchema } from '
 import { jobRecords } from '../present';
 import { JobListSchema, JobSchema } from '../schema';
 import { createJob, deleteJob, listJobs, searchJobs, updateJob } from '../service';
-import { getJob } from '../visibility';
 
 const tags = ['Jobs'];
 

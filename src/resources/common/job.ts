@@ -1,9 +1,12 @@
 import { ApiError } from '../../platform/errors';
 import type { ServiceContext } from '../../platform/service-context';
-import type { Job } from './schema';
+import type { WorkspaceCollections } from '../../store';
 
-// A deleted job is in the recoverable area: it, and everything on it, is gone from the API
-// until it is restored. Every resource that hangs off a job asks here.
+type Job = WorkspaceCollections['jobs'];
+
+// What every family asks of a job, as the jobs collection holds it. A deleted job is in the
+// recoverable area: it, and everything on it, is gone from the API until it is restored. Every
+// resource that hangs off a job asks here, and so does the jobs family.
 
 export function findJob(ctx: ServiceContext, id: string): Job | undefined {
   const job = ctx.ws.get('jobs', id);
@@ -29,3 +32,10 @@ export function requireJob(ctx: ServiceContext, id: string, field: string): Job 
   }
   return job;
 }
+
+/** Is `contactId` on the job: homeowner, adjuster, or a secondary contact or adjuster. */
+export const hasContact = (job: Job, contactId: string) =>
+  job.homeowner_id === contactId ||
+  job.adjuster_id === contactId ||
+  job.secondary_contact_ids.includes(contactId) ||
+  job.secondary_adjuster_ids.includes(contactId);
