@@ -21,6 +21,23 @@ describe('the import rules of src/', () => {
     expect(offending).toEqual([]);
   });
 
+  test("a family imports another only through its face (api.ts), or a seed another's seed", () => {
+    // What a family offers the others is one file, so a reader sees it, and its other files are
+    // free to change. Seeds are loaded apart (faker stays out of a start) and use each other's.
+    const offending = all
+      .filter((i) => {
+        const from = familyOf(i.from);
+        const to = familyOf(i.to);
+        if (from === undefined || to === undefined || from === to) {
+          return false;
+        }
+        const seedToSeed = i.from.endsWith('/seed.ts') && i.to?.endsWith('/seed.ts');
+        return i.to !== `resources/${to}/api.ts` && !seedToSeed;
+      })
+      .map((i) => `${i.from} imports ${i.specifier}`);
+    expect(offending).toEqual([]);
+  });
+
   test('no cycle between family folders', () => {
     // A family reads another through the registry, or imports one it builds on (a note imports
     // what a job is), never both ways round: what one family shows of another's records is handed

@@ -4,7 +4,7 @@
 import { expect } from 'vitest';
 import type { FileRecord } from '../../src/resources/files/schema';
 import type { Job } from '../../src/resources/jobs/schema';
-import { syncReceived } from '../../src/resources/money';
+import { syncReceived } from '../../src/resources/money/api';
 import type { Payment } from '../../src/resources/payments/schema';
 import {
   type Harness,

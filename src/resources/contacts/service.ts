@@ -3,7 +3,7 @@ import { newId } from '../../platform/ids';
 import { type ListQuery, timeFilter } from '../../platform/paging';
 import type { ServiceContext } from '../../platform/service-context';
 import type { Position } from '../../store';
-import { requireUser } from '../users/service';
+import { requireUser } from '../users/api';
 import { normalizePhone, phoneKey } from './phone';
 import { fullName } from './present';
 import {

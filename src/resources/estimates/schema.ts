@@ -4,7 +4,7 @@ import { pagingQuery } from '../../platform/paging';
 import type { Rec } from '../../store';
 import { createShape, date, patchShape, text, uuidInput } from '../common/fields';
 import { type Line, lineItems } from '../common/line-items';
-import type { Package, Upgrade } from '../estimate-templates/schema';
+import type { Package, Upgrade } from '../estimate-templates/api';
 
 export const ESTIMATE_STATUSES = [
   'draft',

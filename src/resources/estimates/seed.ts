@@ -1,7 +1,7 @@
 import { DAY, iso, type Profile, type Seeding, type SeedStep } from '../../platform/family';
 import { addDays, centralDate, centralDayEnd } from '../common/central-time';
-import type { Contact } from '../contacts/schema';
-import type { Job } from '../jobs/schema';
+import type { Contact } from '../contacts/api';
+import type { Job } from '../jobs/api';
 import { ESTIMATE_STATUSES, type Estimate, type EstimateStatus } from './schema';
 import { documentOf, VALID_DAYS } from './service';
 import { valuesOf } from './smart-fields';

@@ -8,7 +8,7 @@ import { addDays, centralDate, centralDayEnd } from '../common/central-time';
 import { toCents } from '../common/cents';
 import { jobIsLive, requireJob } from '../common/job';
 import { type Line, type LineItemInput, toLines } from '../common/line-items';
-import type { EstimateTemplate } from '../estimate-templates/schema';
+import type { EstimateTemplate } from '../estimate-templates/api';
 import type { Estimate, EstimateCreate, EstimateListQuery, EstimateUpdate } from './schema';
 import { fillLine, fillTitle, type SmartValues, smartValues } from './smart-fields';
 

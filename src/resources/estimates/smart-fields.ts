@@ -1,8 +1,8 @@
 import type { ServiceContext } from '../../platform/service-context';
 import type { Line } from '../common/line-items';
-import type { Contact } from '../contacts/schema';
-import { findContact } from '../contacts/service';
-import type { Job } from '../jobs/schema';
+import type { Contact } from '../contacts/api';
+import { findContact } from '../contacts/api';
+import type { Job } from '../jobs/api';
 
 // A template's smart fields, filled from the job an estimate is made for: `{homeowner_name}`,
 // `{address}`, `{carrier}`, `{claim_number}`, `{policy_number}`, `{job_name}`, `{job_number}`.

@@ -8,7 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import { ApiError } from '../../platform/errors';
 import type { FileStorage, Incoming } from '../../platform/files/storage';
 import { MAX_FILE_BYTES, tooLarge } from '../../platform/http/body-limit';
-import { checkReachable, isLocalAddress, parseTarget } from '../webhooks/targets';
+import { checkReachable, isLocalAddress, parseTarget } from '../webhooks/api';
 
 // decisions.md, Files: `POST /files` with `{url}` has svc fetch the file itself, under the rules
 // of a webhook target (spec, POST /webhooks): https only, and no host that is or resolves to a

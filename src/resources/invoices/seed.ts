@@ -3,8 +3,8 @@ import { addDays, centralDate, centralDayEnd } from '../common/central-time';
 import { divRound } from '../common/cents';
 import type { Line } from '../common/line-items';
 import { signedOn } from '../estimates/seed';
-import type { Job } from '../jobs/schema';
-import { invoiceCents, withPaid } from '../money';
+import type { Job } from '../jobs/api';
+import { invoiceCents, withPaid } from '../money/api';
 import { INVOICE_STATUSES, type Invoice, type InvoiceStatus, NEW_INVOICE } from './schema';
 
 /** The share of jobs billed. */

@@ -8,8 +8,8 @@ import { sumDollars } from '../common/cents';
 import { MAX_MONEY } from '../common/fields';
 import { findJob, requireJob } from '../common/job';
 import { toLines } from '../common/line-items';
-import { findContact, requireContact } from '../contacts/service';
-import { settled } from '../money';
+import { findContact, requireContact } from '../contacts/api';
+import { settled } from '../money/api';
 import {
   type Invoice,
   type InvoiceCreate,

@@ -9,7 +9,7 @@ import {
   raisedFrom,
   UPDATED,
 } from '../../platform/family';
-import { userFilter } from '../users/service';
+import { userFilter } from '../users/api';
 import { pipelineFilter, stageFilter } from './filters';
 import { JOB_TYPES } from './schema';
 

@@ -1,7 +1,7 @@
 import type { ServiceContext } from '../../platform/service-context';
 import type { Template } from '../../store';
-import { requireContact } from '../contacts/service';
-import { requireUser } from '../users/service';
+import { requireContact } from '../contacts/api';
+import { requireUser } from '../users/api';
 import { type JobCreate, type JobUpdate, jobFields } from './input';
 import type { Job } from './schema';
 

@@ -1,5 +1,5 @@
 import { badFilter, type FilterDef, filterText } from '../../platform/family';
-import { listStages } from '../pipelines/service';
+import { listStages } from '../pipelines/api';
 import { resolveStage } from './stages';
 
 // spec, Filters: a stage filter takes a key or a label and the subscription stores the key; a

@@ -2,8 +2,8 @@ import type { z } from '@hono/zod-openapi';
 import { defineRecords, shape } from '../../platform/family';
 import type { ServiceContext } from '../../platform/service-context';
 import { dollars } from '../common/cents';
-import { findContact } from '../contacts/service';
-import { jobMoney, receivedByJob, receivedCents } from '../money';
+import { findContact } from '../contacts/api';
+import { jobMoney, receivedByJob, receivedCents } from '../money/api';
 import { type Job, type JobOut, JobSchema, type PersonRefSchema } from './schema';
 
 type PersonRef = z.infer<typeof PersonRefSchema>;

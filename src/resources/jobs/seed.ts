@@ -1,9 +1,9 @@
 import { DAY, iso, type Profile, type Seeding, type SeedStep } from '../../platform/family';
-import type { Contact } from '../contacts/schema';
+import type { Contact } from '../contacts/api';
 import { ADJUSTER_TYPES, MORTGAGE_COMPANIES, seedContact } from '../contacts/seed';
-import type { Pipeline, Stage } from '../pipelines/schema';
+import type { Pipeline, Stage } from '../pipelines/api';
 import { APPOINTMENT_FOR_STAGE, STAGE_WEIGHTS } from '../pipelines/seed';
-import type { User } from '../users/schema';
+import type { User } from '../users/api';
 import { NEW_JOB } from './fields';
 import type { Job } from './schema';
 

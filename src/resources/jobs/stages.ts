@@ -1,7 +1,7 @@
 import { ApiError } from '../../platform/errors';
 import type { ServiceContext } from '../../platform/service-context';
-import type { Stage } from '../pipelines/schema';
-import { listPipelines, listStages, stagesOf } from '../pipelines/service';
+import type { Stage } from '../pipelines/api';
+import { listPipelines, listStages, stagesOf } from '../pipelines/api';
 import type { Job } from './schema';
 
 const fold = (s: string) => s.trim().toLowerCase();

@@ -2,8 +2,8 @@ import { DAY, iso, type Seeding, type SeedStep } from '../../platform/family';
 import { centralDate } from '../common/central-time';
 import { divRound, dollars, toCents } from '../common/cents';
 import { type Paid, paidOn } from '../invoices/seed';
-import type { Job } from '../jobs/schema';
-import { receivedCents } from '../money';
+import type { Job } from '../jobs/api';
+import { receivedCents } from '../money/api';
 import type { Payment } from './schema';
 
 // The money that came in on each job: what its invoices were paid (in one or two payments, now

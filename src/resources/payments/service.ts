@@ -6,7 +6,7 @@ import type { Position, TxScope, WorkspaceCollections } from '../../store';
 import { centralDate } from '../common/central-time';
 import { dollars, toCent, toCents } from '../common/cents';
 import { jobIsLive, requireJob } from '../common/job';
-import { isReceived, settle, syncReceived } from '../money';
+import { isReceived, settle, syncReceived } from '../money/api';
 import type { Payment, PaymentCreate, PaymentListQuery, PaymentStatus } from './schema';
 
 /** After a payment is written: its job's money in hand and its invoice follow, in its transaction. */

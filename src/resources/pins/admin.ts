@@ -4,8 +4,7 @@ import { adminWriteErrors, jsonResponse } from '../../platform/openapi/responses
 import type { Platform } from '../../platform/platform';
 import { ownerOf } from '../common/app-side';
 import { byId, recordId } from '../common/routing';
-import { jobRecords } from '../jobs/present';
-import { JobSchema } from '../jobs/schema';
+import { JobSchema, jobRecords } from '../jobs/api';
 import { convertPin } from './convert';
 
 const convert = createRoute({

@@ -1,8 +1,8 @@
 import { ApiError } from '../../platform/errors';
 import type { ServiceContext } from '../../platform/service-context';
-import { createContact } from '../contacts/service';
-import type { Job } from '../jobs/schema';
-import { createJob } from '../jobs/service';
+import { createContact } from '../contacts/api';
+import type { Job } from '../jobs/api';
+import { createJob } from '../jobs/api';
 import { getPin } from './service';
 
 // DESIGN.md, control API: POST /__admin/pins/{id}/convert, the door becomes a job. It is made

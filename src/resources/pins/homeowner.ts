@@ -1,4 +1,4 @@
-import { splitName } from '../contacts/service';
+import { splitName } from '../contacts/api';
 
 // spec, Pin: homeowner_name, and its first and last halves. decisions.md: a name sent is split
 // into first and last where those are not sent (as a contact's is); first or last sent alone make

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { pagingQuery } from '../../platform/paging';
 import { createShape, patchShape, text, usState, uuidInput } from '../common/fields';
-import { contactFields } from '../contacts/schema';
+import { contactFields } from '../contacts/api';
 import { KNOCK_RESULTS, PIN_TYPES, SETTABLE_PIN_TYPES } from './schema';
 
 // The bodies and the query of the pins API (spec, Canvassing pins; DESIGN.md, pins).

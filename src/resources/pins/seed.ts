@@ -1,8 +1,8 @@
 import { DAY, iso, type Profile, type Seeding, type SeedStep } from '../../platform/family';
 import { type Geography, isLocated } from '../common/geo';
-import type { Contact } from '../contacts/schema';
-import type { Job } from '../jobs/schema';
-import type { User } from '../users/schema';
+import type { Contact } from '../contacts/api';
+import type { Job } from '../jobs/api';
+import type { User } from '../users/api';
 import { KNOCK_RESULTS, type KnockResult, type Pin, type PinType } from './schema';
 
 // The canvassing around the jobs: each job's street was knocked (its neighbours' doors, in every

@@ -1,5 +1,5 @@
 import { type Geography, streetKey, type ZipPlace } from '../common/geo';
-import { type HailEvent, historyAt, type Swath, swathsNear } from '../hail/model';
+import { type HailEvent, historyAt, type Swath, swathsNear } from '../hail/api';
 import { type Area, type AreaShape, shapeOf } from './area';
 import { houseAddress, houseCount, houseFacts } from './houses';
 import type { StormListProperty } from './schema';

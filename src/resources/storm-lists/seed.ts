@@ -1,7 +1,7 @@
 import { DAY, iso, type Seeding, type SeedStep } from '../../platform/family';
 import { addDays, centralDate } from '../common/central-time';
 import { type Geography, milesBetween } from '../common/geo';
-import { type Swath, swathsNear } from '../hail/model';
+import { type Swath, swathsNear } from '../hail/api';
 import type { Area } from './area';
 import { finishBuild, recentKeys } from './finish';
 import type { StormList, StormListProperty } from './schema';

@@ -9,7 +9,7 @@ import {
   withFields,
   yesFilter,
 } from '../../platform/family';
-import { userFilter } from '../users/service';
+import { userFilter } from '../users/api';
 import { APPOINTMENT_TYPES } from './schema';
 
 const assignedTo = userFilter('assigned_to', 'Assigned to', 'assigned_to_id');

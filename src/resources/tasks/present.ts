@@ -2,7 +2,7 @@ import type { z } from '@hono/zod-openapi';
 import { defineRecords, shape } from '../../platform/family';
 import type { ServiceContext } from '../../platform/service-context';
 import { jobIsLive } from '../common/job';
-import { findContact } from '../contacts/service';
+import { findContact } from '../contacts/api';
 import { type Task, TaskSchema } from './schema';
 
 export const presentTask = (ctx: ServiceContext, t: Task): z.infer<typeof TaskSchema> =>

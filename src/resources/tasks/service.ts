@@ -4,8 +4,8 @@ import { type ListQuery, timeFilter } from '../../platform/paging';
 import type { ServiceContext } from '../../platform/service-context';
 import type { Position } from '../../store';
 import { requireJob } from '../common/job';
-import { findContact, requireContact } from '../contacts/service';
-import { requireUser } from '../users/service';
+import { findContact, requireContact } from '../contacts/api';
+import { requireUser } from '../users/api';
 import { linkedContact, taskIsVisible } from './present';
 import {
   type Task,

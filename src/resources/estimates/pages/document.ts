@@ -2,8 +2,7 @@ import type { ServiceContext } from '../../../platform/service-context';
 import { addressLine, type EstimateDoc, lineView } from '../../../web/homeowner/documents';
 import { dollars, toCents } from '../../common/cents';
 import { findJob } from '../../common/job';
-import { customerName } from '../../contacts/present';
-import { findContact } from '../../contacts/service';
+import { customerName, findContact } from '../../contacts/api';
 import { estimateFigures } from '../figures';
 import type { Estimate } from '../schema';
 

@@ -2,11 +2,11 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../../../platform/app-env';
 import type { PageDeps } from '../../../platform/family';
 import { Page } from '../../../web/ui/layout';
+import { Lines } from '../../../web/ui/lines';
 import { notFoundPage } from '../../../web/ui/not-found';
 import { Crumbs, DeletedJobNotice, JobLink } from '../../../web/ui/on-job';
 import { Badge, Facts, money, pathOf, type Tone, text, when } from '../../../web/ui/parts';
 import { recordOf } from '../../../web/ui/record-of';
-import type { Line } from '../../common/line-items';
 import { presentEstimate } from '../present';
 
 // Which statuses a badge shows as good news, as waiting on someone, or as trouble.
@@ -22,29 +22,6 @@ export const estimateTone = (status: string | null): Tone => (status ? TONE[stat
 
 // GET {app_url}/estimates/{id}: the contractor's view of an estimate: its figures as GET shows
 // them, its document, and links to the homeowner's page and the PDFs (the homeowner area's).
-
-export function Lines({ lines }: { lines: readonly Line[] }) {
-  return (
-    <table>
-      <thead>
-        <tr>
-          <th>Item</th>
-          <th class="money">Qty</th>
-          <th class="money">Unit price</th>
-        </tr>
-      </thead>
-      <tbody>
-        {lines.map((l) => (
-          <tr>
-            <td>{l.name}</td>
-            <td class="money">{l.quantity}</td>
-            <td class="money">{l.unit_price === null ? '' : money(l.unit_price)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
 
 export function estimatePage(deps: PageDeps) {
   return new Hono<AppEnv>().get('/estimates/:id', (c) => {

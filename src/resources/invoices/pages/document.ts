@@ -2,9 +2,8 @@ import type { ServiceContext } from '../../../platform/service-context';
 import { addressLine, type InvoiceDoc, lineView } from '../../../web/homeowner/documents';
 import { dollars } from '../../common/cents';
 import { findJob } from '../../common/job';
-import { customerName } from '../../contacts/present';
-import { findContact } from '../../contacts/service';
-import { invoiceCents } from '../../money';
+import { customerName, findContact } from '../../contacts/api';
+import { invoiceCents } from '../../money/api';
 import type { Invoice } from '../schema';
 
 // What the homeowner's page and PDF of an invoice show, by the money module's figures.

@@ -2,12 +2,12 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../../../platform/app-env';
 import type { PageDeps } from '../../../platform/family';
 import { Page } from '../../../web/ui/layout';
+import { Lines } from '../../../web/ui/lines';
 import { notFoundPage } from '../../../web/ui/not-found';
 import { Crumbs, DeletedJobNotice, JobLink } from '../../../web/ui/on-job';
 import { Badge, Empty, Facts, money, pathOf, type Tone, text, when } from '../../../web/ui/parts';
 import { recordOf } from '../../../web/ui/record-of';
-import { contactName } from '../../contacts/present';
-import { Lines } from '../../estimates/pages/record';
+import { contactName } from '../../contacts/api';
 import { presentInvoice } from '../present';
 
 // Which statuses a badge shows as good news, as waiting on someone, or as trouble.

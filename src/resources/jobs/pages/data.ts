@@ -1,9 +1,9 @@
 import type { Child } from 'hono/jsx';
 import type { OnJobPage } from '../../../platform/family';
 import type { ServiceContext } from '../../../platform/service-context';
-import { contactName } from '../../contacts/present';
-import type { Stage } from '../../pipelines/schema';
-import { stagesOf } from '../../pipelines/service';
+import { contactName } from '../../contacts/api';
+import type { Stage } from '../../pipelines/api';
+import { stagesOf } from '../../pipelines/api';
 import { presentJob } from '../present';
 import type { Job } from '../schema';
 import { timelineOf } from './timeline';

@@ -6,7 +6,7 @@ import { addressLine } from '../../../web/homeowner/documents';
 import { Page } from '../../../web/ui/layout';
 import { notFoundPage } from '../../../web/ui/not-found';
 import { findJob } from '../../common/job';
-import { findContact } from '../../contacts/service';
+import { findContact } from '../../contacts/api';
 import type { Job } from '../schema';
 import { PortalIndex } from './portal-index';
 

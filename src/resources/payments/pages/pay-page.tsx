@@ -2,7 +2,7 @@ import { Lines, PartyFacts } from '../../../web/homeowner/document-parts';
 import type { InvoiceDoc } from '../../../web/homeowner/documents';
 import { day, INVOICE_WORDS, money } from '../../../web/homeowner/format';
 import { Page } from '../../../web/ui/layout';
-import type { Invoice } from '../../invoices/schema';
+import type { Invoice } from '../../invoices/api';
 import type { Payment } from '../schema';
 
 export interface PayView {

@@ -8,10 +8,8 @@ import { formLimit, found, readForm, refused } from '../../../web/homeowner/form
 import { lookup } from '../../../web/ui/lookup';
 import { notFoundPage } from '../../../web/ui/not-found';
 import { toCents } from '../../common/cents';
-import { invoiceDoc } from '../../invoices/pages/document';
-import { presentInvoice } from '../../invoices/present';
-import type { Invoice } from '../../invoices/schema';
-import { getInvoice, viewInvoice } from '../../invoices/service';
+import type { Invoice } from '../../invoices/api';
+import { getInvoice, invoiceDoc, presentInvoice, viewInvoice } from '../../invoices/api';
 import { PaymentCreateSchema } from '../schema';
 import { createPayment } from '../service';
 import { PayPage, type PayView } from './pay-page';

@@ -6,7 +6,7 @@ import { notFoundPage } from '../../../web/ui/not-found';
 import { Crumbs, DeletedJobNotice, JobLink } from '../../../web/ui/on-job';
 import { Badge, Facts, text, when } from '../../../web/ui/parts';
 import { recordOf } from '../../../web/ui/record-of';
-import { contactName } from '../../contacts/present';
+import { contactName } from '../../contacts/api';
 import { presentTask } from '../present';
 
 // GET {app_url}/tasks/{id}: a task or an appointment.
