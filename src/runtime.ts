@@ -8,9 +8,9 @@ import { Faults } from './platform/faults';
 import { FileStorage, filesDirOf } from './platform/files/storage';
 import { Idempotency } from './platform/idempotency';
 import { Cursors } from './platform/paging';
-import type { Platform } from './platform/platform';
 import { RateLimiter } from './platform/rate-limit';
 import { DEFAULT_MAX_BYTES, RequestLog } from './platform/request-log';
+import type { Runtime, RuntimeBase } from './platform/runtime';
 import { watchDueWork } from './resources/due';
 import { watchDeletions } from './resources/recoverable';
 import type { Rec, Store } from './store';
@@ -29,13 +29,6 @@ declare module './store/collections' {
   interface GlobalCollections {
     meta: StoreMeta;
   }
-}
-
-/** One server (or one test app): the platform's pieces, and what is built on them. */
-export interface Runtime extends Platform {
-  requestLog: RequestLog;
-  idempotency: Idempotency;
-  deliveries: DeliveryWorker;
 }
 
 export const defaultConfig = (overrides: Partial<Config> = {}): Config => ({
@@ -87,7 +80,7 @@ export function createRuntime(
   const scheduler = new Scheduler(clock, (err, key) =>
     config.log(`svc: scheduled work ${key} failed: ${String((err as Error)?.stack ?? err)}`),
   );
-  const platform: Platform = {
+  const base: RuntimeBase = {
     store,
     clock,
     scheduler,
@@ -96,9 +89,6 @@ export function createRuntime(
     cursors: new Cursors(Buffer.from(meta.secret, 'hex')),
     files: new FileStorage(filesDir),
     faults: new Faults(clock),
-  };
-  const rt: Runtime = {
-    ...platform,
     requestLog: new RequestLog(
       clock,
       scheduler,
@@ -106,8 +96,11 @@ export function createRuntime(
       config.log,
       config.requestLogMaxBytes,
     ),
-    idempotency: new Idempotency(platform),
-    deliveries: new DeliveryWorker(platform),
+  };
+  const rt: Runtime = {
+    ...base,
+    idempotency: new Idempotency(base),
+    deliveries: new DeliveryWorker(base),
   };
   rt.idempotency.start();
   rt.files.watch(store);

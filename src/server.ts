@@ -13,7 +13,8 @@ import { continueUnlessTooLarge } from './platform/http/continue';
 import { AnswerResponse } from './platform/http/headers';
 import { answeredWithoutHost, answerUnparsable, answerUnusable } from './platform/http/unparsable';
 import { requestLogFiles } from './platform/request-log';
-import { createRuntime, type Runtime, storeMeta } from './runtime';
+import type { Runtime } from './platform/runtime';
+import { createRuntime, storeMeta } from './runtime';
 import { seedDataFile } from './seed';
 import { Store, storeFiles } from './store';
 

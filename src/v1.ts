@@ -10,8 +10,8 @@ import { documentFor, registerSecuritySchemes } from './platform/openapi/documen
 import { validationHook } from './platform/openapi/validation';
 import { rateLimit, rateLimitHeaders } from './platform/rate-limit';
 import { logRequests } from './platform/request-log';
+import type { Runtime } from './platform/runtime';
 import { FAMILIES, jobChildren } from './resources';
-import type { Runtime } from './runtime';
 
 /** Adds routes to /v1 after the real ones (tests mount fixture resources this way). */
 export type V1Extension = (v1: OpenAPIHono<AppEnv>, rt: Runtime) => void;

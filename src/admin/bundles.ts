@@ -3,8 +3,8 @@ import { BundleSchema } from '../bundle/format';
 import { makeBundle } from '../bundle/make';
 import type { AppEnv } from '../platform/app-env';
 import { errorResponses, jsonResponse } from '../platform/openapi/responses';
+import type { Runtime } from '../platform/runtime';
 import { byId, recordId } from '../resources/common/routing';
-import type { Runtime } from '../runtime';
 
 const bundle = createRoute({
   method: 'get',

@@ -3,7 +3,7 @@ import type { AppEnv } from '../platform/app-env';
 import { ApiError } from '../platform/errors';
 import { adminWriteErrors, jsonResponse } from '../platform/openapi/responses';
 import { parseInstant } from '../platform/paging';
-import type { Runtime } from '../runtime';
+import type { Runtime } from '../platform/runtime';
 import { advanceClock } from '../runtime';
 import { ClockSchema } from './schemas';
 

@@ -4,8 +4,8 @@ import { deleteConnection, listConnections } from '../oauth/service';
 import type { AppEnv } from '../platform/app-env';
 import { errorResponses, jsonResponse } from '../platform/openapi/responses';
 import { listOf } from '../platform/openapi/schemas';
+import type { Runtime } from '../platform/runtime';
 import { byId, recordId } from '../resources/common/routing';
-import type { Runtime } from '../runtime';
 
 const CID = {
   name: 'cid',

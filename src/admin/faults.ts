@@ -4,8 +4,8 @@ import { type ErrorCode, errorCodes, errorStatus, invalid, notFound } from '../p
 import { type FaultMatch, MAX_DELAY_MS, type NewFault } from '../platform/faults';
 import { adminWriteErrors, errorResponses, jsonResponse } from '../platform/openapi/responses';
 import { listOf } from '../platform/openapi/schemas';
+import type { Runtime } from '../platform/runtime';
 import { byId, jsonBody, recordId } from '../resources/common/routing';
-import type { Runtime } from '../runtime';
 
 // DESIGN.md, control API: /__admin/faults; decisions.md, Faults.
 

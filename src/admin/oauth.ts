@@ -4,8 +4,8 @@ import { listApps, registerApp } from '../oauth/service';
 import type { AppEnv } from '../platform/app-env';
 import { adminWriteErrors, errorResponses, jsonResponse } from '../platform/openapi/responses';
 import { listOf } from '../platform/openapi/schemas';
+import type { Runtime } from '../platform/runtime';
 import { jsonBody } from '../resources/common/routing';
-import type { Runtime } from '../runtime';
 
 const create = createRoute({
   method: 'post',

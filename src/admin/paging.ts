@@ -1,7 +1,7 @@
 import { ApiError } from '../platform/errors';
 import type { Page } from '../platform/family';
 import { cursorParam, type ListBody, limitParam } from '../platform/paging';
-import type { Platform } from '../platform/platform';
+import type { Runtime } from '../platform/runtime';
 import type { Position, Rec } from '../store';
 
 // decisions.md, Control API: the control API's lists page as the public API's do (spec,
@@ -16,7 +16,7 @@ export type { Page } from '../platform/family';
 
 /** A page of `list`: the cursor opened for it, the next one sealed for it. */
 export function adminPage<T, U>(
-  rt: Pick<Platform, 'cursors'>,
+  rt: Pick<Runtime, 'cursors'>,
   list: string,
   q: { cursor?: string | undefined },
   scan: (after: Position | undefined) => Page<T>,

@@ -3,11 +3,11 @@ import { type AppEnv, appUrlFor } from '../platform/app-env';
 import { ApiError } from '../platform/errors';
 import type { Family } from '../platform/family';
 import { adminWriteErrors, jsonResponse } from '../platform/openapi/responses';
+import type { Runtime } from '../platform/runtime';
 import { appContext } from '../platform/service-context';
 import { FAMILIES } from '../resources';
 import { byId, recordId } from '../resources/common/routing';
 import { restore } from '../resources/recoverable';
-import type { Runtime } from '../runtime';
 
 // POST /__admin/<records>/{id}/restore, for every family whose deleted records wait 30 days in
 // the recoverable area (jobs, contacts): what a person does in the app's trash.

@@ -1,15 +1,14 @@
 import { putDelivery, putEvent } from '../deliveries/outbox';
 import type { Delivery, Notification } from '../deliveries/records';
-import type { DeliveryWorker } from '../deliveries/worker';
 import { deliveryBody, eventDef, testSample } from '../events';
 import { ApiError } from '../platform/errors';
 import { WILDCARD } from '../platform/family';
 import { holderOf } from '../platform/holder-of';
 import { newId, randomToken } from '../platform/ids';
+import type { Deliveries, Runtime } from '../platform/runtime';
 import { appContext } from '../platform/service-context';
 import { ROTATION_OVERLAP_MS, rollSecret, type Webhook } from '../resources/webhooks/records';
 import { SECRET_PREFIX } from '../resources/webhooks/service';
-import type { Runtime } from '../runtime';
 import type { Position, WorkspaceCollections } from '../store';
 import type { Page } from './paging';
 
@@ -97,7 +96,7 @@ export function deliveryLog(
 }
 
 /** spec: a resend carries the same event_id, and the same bytes. */
-export function resend(rt: Runtime, worker: DeliveryWorker, id: string): Promise<Delivery> {
+export function resend(rt: Runtime, worker: Deliveries, id: string): Promise<Delivery> {
   const found = holderOf(rt.store, 'deliveries', id);
   if (!found) {
     throw new ApiError('not_found', 'no such delivery');
@@ -120,7 +119,7 @@ export function resend(rt: Runtime, worker: DeliveryWorker, id: string): Promise
 /** A signed send with `event_test: true`, of the subscription's event (`*`: job.created). */
 export function sendTest(
   rt: Runtime,
-  worker: DeliveryWorker,
+  worker: Deliveries,
   id: string,
   eventName: string | undefined,
 ): Promise<Delivery> {

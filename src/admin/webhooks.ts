@@ -3,12 +3,12 @@ import type { Delivery } from '../deliveries/records';
 import type { AppEnv } from '../platform/app-env';
 import { adminWriteErrors, errorResponses, jsonResponse } from '../platform/openapi/responses';
 import { listOf, timestamp } from '../platform/openapi/schemas';
+import type { Runtime } from '../platform/runtime';
 import { uuidInput } from '../resources/common/fields';
 import { byId, recordId } from '../resources/common/routing';
 import { validSecrets, type Webhook } from '../resources/webhooks/records';
 import { WebhookSchema } from '../resources/webhooks/schema';
 import { presentWebhook } from '../resources/webhooks/service';
-import type { Runtime } from '../runtime';
 import { adminPage, adminPaging, positionOf } from './paging';
 import {
   deliveryLog,

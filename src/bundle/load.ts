@@ -5,7 +5,7 @@ import type { Fault } from '../platform/faults';
 import { randomToken, sha256Hex } from '../platform/ids';
 import { fieldOf } from '../platform/openapi/validation';
 import type { NewEntry } from '../platform/request-log/log';
-import type { Runtime } from '../runtime';
+import type { Runtime } from '../platform/runtime';
 import { checkFrame } from '../snapshot/checks';
 import type { StoredRecord } from '../snapshot/format';
 import { importStore, type StoreSnapshot } from '../snapshot/store';

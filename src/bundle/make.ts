@@ -1,7 +1,7 @@
 import { randomToken } from '../platform/ids';
 import { API_REVISION } from '../platform/openapi/document';
 import type { LoggedRequest } from '../platform/request-log';
-import type { Runtime } from '../runtime';
+import type { Runtime } from '../platform/runtime';
 import type { StoredRecord } from '../snapshot/format';
 import { exportWorkspace } from '../snapshot/workspace';
 import { BUNDLE, type Bundle } from './format';

@@ -1,6 +1,6 @@
 import { errorStatus } from '../platform/errors';
 import { sleep } from '../platform/faults';
-import type { Platform } from '../platform/platform';
+import type { Runtime } from '../platform/runtime';
 import { deliver, type Outgoing, type Result, timedOutAfter } from './send';
 
 /**
@@ -10,7 +10,7 @@ import { deliver, type Outgoing, type Result, timedOutAfter } from './send';
  * goes through the same retry policy as a real receiver's (decisions.md, Faults).
  */
 export async function deliverOrFault(
-  rt: Pick<Platform, 'faults' | 'config'>,
+  rt: Pick<Runtime, 'faults' | 'config'>,
   wsId: string,
   out: Outgoing,
   stop: AbortSignal,

@@ -8,7 +8,7 @@ import {
 } from '../events';
 import { type Body, type Occurrence, WILDCARD } from '../platform/family';
 import { newId } from '../platform/ids';
-import type { Platform } from '../platform/platform';
+import type { Runtime, RuntimeBase } from '../platform/runtime';
 import { appContext, type ServiceContext } from '../platform/service-context';
 import type { Webhook } from '../resources';
 import { GLOBAL, type TxScope, type WorkspaceCollections } from '../store';
@@ -97,11 +97,11 @@ export interface OutboxOptions {
 }
 
 /** The context events are rendered in: the workspace as the app sees it, URLs on the server's. */
-const eventContext = (rt: Platform, wsId: string): ServiceContext =>
+const eventContext = (rt: RuntimeBase, wsId: string): ServiceContext =>
   appContext(rt, wsId, rt.config.publicUrl);
 
 /** Runs inside every commit: the changes' events become deliveries in the same transaction. */
-export function deriveDeliveries(rt: Platform): void {
+export function deriveDeliveries(rt: Runtime): void {
   rt.store.onCommit((changes, tx) => {
     if (tx.quiet) {
       return;
@@ -167,7 +167,7 @@ function holdUpdate(
  * The window is over: one delivery per matching subscription, carrying every field that changed
  * and the record as it is now. A record deleted meanwhile has its deletion to say instead.
  */
-export function flushUpdate(rt: Platform, wsId: string, id: string): void {
+export function flushUpdate(rt: RuntimeBase, wsId: string, id: string): void {
   if (!rt.store.global.get('workspaces', wsId)) {
     return;
   }

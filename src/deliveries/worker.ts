@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { newId } from '../platform/ids';
-import type { Platform } from '../platform/platform';
+import type { Deliveries, RuntimeBase } from '../platform/runtime';
 import { type AttemptResult, afterAttempt, validSecrets, type Webhook } from '../resources';
 import { GLOBAL, type TxScope, type WorkspaceCollections } from '../store';
 import { deliverOrFault } from './faulted';
@@ -27,14 +27,14 @@ const KEEP_MS = 30 * DAY;
 const CONCURRENCY = 256;
 const PER_SUBSCRIPTION = 8;
 
-export class DeliveryWorker {
-  readonly #rt: Platform;
+export class DeliveryWorker implements Deliveries {
+  readonly #rt: RuntimeBase;
   readonly #pool = new Pool(CONCURRENCY, PER_SUBSCRIPTION);
   readonly #stop = new AbortController();
   /** Deliveries being sent right now: a second start of the same one waits its turn. */
   readonly #sending = new Set<string>();
 
-  constructor(rt: Platform) {
+  constructor(rt: RuntimeBase) {
     this.#rt = rt;
     // Every send in flight listens for the shutdown: as many listeners as sends may run.
     setMaxListeners(CONCURRENCY + 1, this.#stop.signal);
@@ -282,7 +282,7 @@ function applyAttempt(ws: Ws, hook: Webhook, result: AttemptResult, now: string)
  * Runs inside every commit: a subscription deleted (DELETE, a 410) or switched off (its key
  * revoked, a 50th failure) sends nothing more, so its open deliveries are cancelled with it.
  */
-function cancelWithSubscriptions(rt: Platform): void {
+function cancelWithSubscriptions(rt: RuntimeBase): void {
   rt.store.onCommit((changes, tx) => {
     // A restore brings the deliveries back as they were, open or cancelled.
     if (tx.quiet) {
@@ -307,7 +307,7 @@ function cancelWithSubscriptions(rt: Platform): void {
   });
 }
 
-function sweep(rt: Platform): void {
+function sweep(rt: RuntimeBase): void {
   const cutoff = rt.clock.nowMs() - KEEP_MS;
   for (const ws of rt.store.global.values('workspaces')) {
     const scoped = rt.store.workspace(ws.id);

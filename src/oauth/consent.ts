@@ -1,6 +1,6 @@
 import { ApiError, invalid } from '../platform/errors';
 import { randomToken, sha256Hex } from '../platform/ids';
-import type { Platform } from '../platform/platform';
+import type { Runtime } from '../platform/runtime';
 import type { OAuthCode, OAuthScope } from './records';
 
 // What the consent page (GET/POST {app_url}/oauth/authorize) needs from the OAuth server: the
@@ -17,7 +17,7 @@ export const CODE_PREFIX = 'svc_oac_';
 export const CODE_LIFETIME_MS = 10 * 60 * 1000;
 
 /** The registered app of a client_id, or undefined. */
-export function findApp(rt: Pick<Platform, 'store'>, clientId: string): OAuthAppView | undefined {
+export function findApp(rt: Pick<Runtime, 'store'>, clientId: string): OAuthAppView | undefined {
   const app = rt.store.global.get('oauth_apps', clientId);
   return app && { client_id: app.id, name: app.name, redirect_uris: [...app.redirect_uris] };
 }
@@ -28,7 +28,7 @@ export function findApp(rt: Pick<Platform, 'store'>, clientId: string): OAuthApp
  * Only the code's hash is stored: the code travels in a browser's address bar.
  */
 export function issueCode(
-  rt: Pick<Platform, 'store' | 'clock'>,
+  rt: Pick<Runtime, 'store' | 'clock'>,
   input: { clientId: string; redirectUri: string; workspaceId: string; scope: OAuthScope },
 ): string {
   const app = rt.store.global.get('oauth_apps', input.clientId);

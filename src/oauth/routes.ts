@@ -5,7 +5,7 @@ import { ApiError } from '../platform/errors';
 import { errorResponse } from '../platform/errors/handler';
 import type { Idempotency, KeptAnswer } from '../platform/idempotency';
 import { errorResponses, standardHeaders } from '../platform/openapi/responses';
-import type { Platform } from '../platform/platform';
+import type { Runtime } from '../platform/runtime';
 import { OAuthError, type OAuthErrorCode } from './errors';
 import { requestPrint, sealWith } from './idempotency';
 import type { OAuthApp } from './records';
@@ -297,7 +297,7 @@ async function serve(
   }
 }
 
-type Rt = Pick<Platform, 'store' | 'clock'> & { idempotency: Idempotency };
+type Rt = Pick<Runtime, 'store' | 'clock'> & { idempotency: Idempotency };
 
 export function oauthRoutes(rt: Rt): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();

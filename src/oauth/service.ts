@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../platform/errors';
 import { newId, randomToken, sha256Hex } from '../platform/ids';
-import type { Platform } from '../platform/platform';
+import type { Runtime } from '../platform/runtime';
 import { disableWebhooksOf } from '../resources/webhooks/service';
 import type { Tx, TxScope } from '../store';
 import type { GlobalCollections } from '../store/collections';
@@ -14,7 +14,7 @@ const SECRET_PREFIX = 'svc_ocs_';
 /** spec, Limits: an access token is valid 3600 seconds. */
 export const ACCESS_LIFETIME_S = 3600;
 
-type Rt = Pick<Platform, 'store' | 'clock'>;
+type Rt = Pick<Runtime, 'store' | 'clock'>;
 
 export interface TokenGrant {
   access_token: string;

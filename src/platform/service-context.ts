@@ -3,7 +3,7 @@ import { appCredential, type Credential } from './auth/credentials';
 import type { Workspace } from './auth/records';
 import type { Clock } from './clock';
 import { ApiError } from './errors';
-import type { Platform } from './platform';
+import type { Runtime } from './runtime';
 
 /** What a verb runs with: the caller's workspace (its store, its record), the clock, the caller. */
 export interface ServiceContext {
@@ -17,7 +17,7 @@ export interface ServiceContext {
 
 /** What an app-side action (and an event) runs as: the workspace's owner, in the web app. */
 export function appContext(
-  deps: Pick<Platform, 'store' | 'clock'>,
+  deps: Pick<Runtime, 'store' | 'clock'>,
   workspaceId: string,
   appUrl: string,
 ): ServiceContext {

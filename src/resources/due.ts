@@ -1,5 +1,5 @@
 import type { DueWork } from '../platform/family';
-import type { Platform } from '../platform/platform';
+import type { Runtime } from '../platform/runtime';
 import { GLOBAL, type Rec, type WorkspaceCollections } from '../store';
 import type { Name } from '../store/collections';
 import { FAMILIES } from '.';
@@ -19,7 +19,7 @@ const taskKey = (work: DueWork, wsId: string, id: string) => `${work.name}:${wsI
  * due (so the API, the control API and a replayed journal schedule it alike), and cancels it when
  * a change takes the record out of that state. When it runs, it reads the record again.
  */
-export function watchDueWork(rt: Platform): void {
+export function watchDueWork(rt: Runtime): void {
   const plan = (work: DueWork, wsId: string, rec: Rec | undefined, id: string) => {
     const at = rec === undefined ? undefined : work.at(rec as never);
     if (at === undefined) {
@@ -48,7 +48,7 @@ export function watchDueWork(rt: Platform): void {
   });
 }
 
-function run(rt: Platform, work: DueWork, wsId: string, id: string): void {
+function run(rt: Runtime, work: DueWork, wsId: string, id: string): void {
   rt.store.transaction((tx) => {
     const ws = tx.workspace(wsId);
     const rec = ws.get(work.coll, id);

@@ -1,6 +1,6 @@
 import type { Family } from '../platform/family';
 import { holderOf } from '../platform/holder-of';
-import type { Platform } from '../platform/platform';
+import type { Runtime } from '../platform/runtime';
 import { GLOBAL, type Rec, type WorkspaceCollections } from '../store';
 import type { Name } from '../store/collections';
 import { FAMILIES } from '.';
@@ -28,7 +28,7 @@ const taskKey = (coll: string, wsId: string, id: string) => `purge:${coll}:${wsI
  * journal all schedule it alike) and checks the record again when it runs: a restore, or a
  * later deletion, makes it do nothing.
  */
-export function watchDeletions(rt: Platform): void {
+export function watchDeletions(rt: Runtime): void {
   const schedule = (coll: string, wsId: string, id: string, deletedAt: string) =>
     rt.scheduler.schedule(taskKey(coll, wsId, id), Date.parse(deletedAt) + RETAIN_MS, () =>
       purge(rt, coll, wsId, id),
@@ -59,10 +59,10 @@ export function watchDeletions(rt: Platform): void {
 }
 
 /** Whether a deleted record's 30 days have run out on the clock. */
-const expired = (rt: Platform, deletedAt: string | null | undefined): deletedAt is string =>
+const expired = (rt: Runtime, deletedAt: string | null | undefined): deletedAt is string =>
   typeof deletedAt === 'string' && Date.parse(deletedAt) + RETAIN_MS <= rt.clock.nowMs();
 
-function purge(rt: Platform, coll: string, wsId: string, id: string): void {
+function purge(rt: Runtime, coll: string, wsId: string, id: string): void {
   const recoverable = RECOVERABLE.get(coll);
   rt.store.transaction((tx) => {
     const ws = tx.workspace(wsId);
@@ -79,7 +79,7 @@ function purge(rt: Platform, coll: string, wsId: string, id: string): void {
  * its purge task has not run yet: the 30 days on the clock are the rule, not the timer.
  */
 export function restore(
-  rt: Platform,
+  rt: Runtime,
   coll: Coll,
   id: string,
 ): { workspaceId: string; record: WorkspaceCollections[Coll] } | undefined {

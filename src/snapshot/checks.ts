@@ -2,8 +2,8 @@ import { eventDef, familyOfColl } from '../events';
 import { ApiError } from '../platform/errors';
 import { WILDCARD } from '../platform/family';
 import { fieldOf } from '../platform/openapi/validation';
+import type { Runtime } from '../platform/runtime';
 import { appContext } from '../platform/service-context';
-import type { Runtime } from '../runtime';
 import type { StoredRecord, WorkspaceSnapshot } from './format';
 
 // decisions.md, Snapshots: what a restore, a copy, a store import and a served bundle check before

@@ -1,6 +1,6 @@
 import { type Access, mintApiKey } from '../platform/auth';
 import { newId, randomToken } from '../platform/ids';
-import type { Runtime } from '../runtime';
+import type { Runtime } from '../platform/runtime';
 import { withFreshIds } from '../seed/remap';
 import { checkFrame, checkShown, type Written } from './checks';
 import type { StoredRecord, WorkspaceSnapshot } from './format';

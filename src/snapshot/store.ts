@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { ApiError } from '../platform/errors';
-import { advanceClock, type Runtime, type StoreMeta } from '../runtime';
+import type { Runtime } from '../platform/runtime';
+import { advanceClock, type StoreMeta } from '../runtime';
 import { GLOBAL, type Rec } from '../store';
 import { FORMAT, FORMAT_VERSION } from '../store/types';
 import { checkId, checkShown, type FieldAt, type Written } from './checks';

@@ -1,6 +1,6 @@
 import type { ApiKey, Workspace } from '../platform/auth';
 import { ApiError } from '../platform/errors';
-import type { Runtime } from '../runtime';
+import type { Runtime } from '../platform/runtime';
 import type { Rec, Tx } from '../store';
 import type { GlobalCollections, Name, WorkspaceCollections } from '../store/collections';
 import { checkFrame, checkShown, type Written } from './checks';

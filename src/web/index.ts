@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../platform/app-env';
-import type { Runtime } from '../runtime';
+import type { Runtime } from '../platform/runtime';
 import { DOCS_ASSETS, docsRoutes } from './docs';
 import { HOMEOWNER_ASSETS } from './homeowner';
 import { INSPECTOR_ASSETS, inspectorRoutes } from './inspector';

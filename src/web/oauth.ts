@@ -4,7 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { findApp, issueCode, type OAuthAppView } from '../oauth/consent';
 import type { AppEnv } from '../platform/app-env';
 import { PageTokens } from '../platform/http/page-tokens';
-import type { Platform } from '../platform/platform';
+import type { Runtime } from '../platform/runtime';
 import { consentPage, errorPage } from './oauth-page';
 
 /** What a consent page showed, and what its form must post back unchanged. */
@@ -36,7 +36,7 @@ class Refusal {
 }
 
 /** The app and the address the request names, each checked exactly against the registration. */
-function checkClient(rt: Platform, get: Params): { app: OAuthAppView; redirectUri: string } {
+function checkClient(rt: Runtime, get: Params): { app: OAuthAppView; redirectUri: string } {
   const clientId = get('client_id');
   const app = typeof clientId === 'string' ? findApp(rt, clientId) : undefined;
   if (!app) {
@@ -78,7 +78,7 @@ function checkState(get: Params): string {
 }
 
 /** The workspaces the person may connect: in svc, every one, as its owner. */
-function connectable(rt: Platform): { id: string; name: string }[] {
+function connectable(rt: Runtime): { id: string; name: string }[] {
   return [...rt.store.global.values('workspaces')]
     .map((ws) => ({ id: ws.id, name: ws.name }))
     .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
@@ -143,7 +143,7 @@ function refuse(c: Context<AppEnv>, refusal: Refusal, pageNonce: string) {
   return c.html(errorPage(refusal.title, refusal.message, pageNonce), refusal.status);
 }
 
-export function oauthRoutes(rt: Platform) {
+export function oauthRoutes(rt: Runtime) {
   const tokens = new PageTokens(rt.clock);
   return new Hono<AppEnv>()
     .get(PATH, (c) => {

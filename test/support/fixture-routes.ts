@@ -12,7 +12,7 @@ import {
 import { DeletedSchema, listOf, timestamp } from '../../src/platform/openapi/schemas';
 import { listBody, pageStart, pagingQuery, timeFilter } from '../../src/platform/paging';
 import { subLimit } from '../../src/platform/rate-limit';
-import type { Runtime } from '../../src/runtime';
+import type { Runtime } from '../../src/platform/runtime';
 import type { Rec } from '../../src/store';
 
 // A small resource built the way real ones are (schema, requireWrite, paging, idempotency),

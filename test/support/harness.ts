@@ -1,6 +1,7 @@
 import { createApp } from '../../src/app';
 import type { Config } from '../../src/platform/config';
-import { createRuntime, defaultConfig, type Runtime } from '../../src/runtime';
+import type { Runtime } from '../../src/platform/runtime';
+import { createRuntime, defaultConfig } from '../../src/runtime';
 import { Store } from '../../src/store';
 import type { V1Extension } from '../../src/v1';
 import { Contract, type Exchange } from './contract';

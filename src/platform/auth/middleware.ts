@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { type AppEnv, appUrlFor } from '../app-env';
 import { ApiError } from '../errors';
-import type { Platform } from '../platform';
+import type { Runtime } from '../runtime';
 import { identifyCredential } from './credentials';
 
 // spec, Authentication 2: Bearer or X-API-Key, "both work on every endpoint". A Bearer header is
@@ -18,7 +18,7 @@ function presentedToken(c: Context<AppEnv>): string | undefined {
 // spec, Authentication 2 and 7: Bearer or X-API-Key on every endpoint; missing, wrong or revoked
 // is 401. A check, not a middleware: v1.ts runs it with the plan and the rate limit in one layer.
 export function authenticate(
-  rt: Pick<Platform, 'store' | 'clock' | 'config'>,
+  rt: Pick<Runtime, 'store' | 'clock' | 'config'>,
   c: Context<AppEnv>,
 ): void {
   const token = presentedToken(c);

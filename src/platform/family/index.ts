@@ -6,7 +6,7 @@ import type { AppEnv } from '../app-env';
 import type { Config } from '../config';
 import type { Cursors } from '../paging/cursors';
 import type { ListQuery } from '../paging/query';
-import type { Platform } from '../platform';
+import type { Runtime } from '../runtime';
 import type { ServiceContext } from '../service-context';
 import type { Body, EventDecl, Events, FilterDef } from './events';
 import type { FamilyPages } from './pages';
@@ -48,7 +48,7 @@ export interface EventCatalogue {
 }
 
 /** What a family's routes are built with. */
-export interface RouteDeps extends Pick<Platform, 'files' | 'limiter'> {
+export interface RouteDeps extends Pick<Runtime, 'files' | 'limiter'> {
   config: Config;
   cursors: Cursors;
   events: EventCatalogue;
@@ -201,7 +201,7 @@ export interface Family {
   /** Work that falls due on the clock for its records. */
   due?: readonly DueWork[];
   /** Its app-side actions (DESIGN.md, control API), mounted on /__admin. */
-  admin?(rt: Platform): OpenAPIHono<AppEnv>;
+  admin?(rt: Runtime): OpenAPIHono<AppEnv>;
   /** What the web app shows of it: its pages, its parts of a workspace's and a job's page. */
   pages?: FamilyPages;
   /**
@@ -209,7 +209,7 @@ export interface Family {
    * that are not pages: what a file's `download_url` opens. No API key: each route decides who
    * may see what (a signed link, say).
    */
-  links?(rt: Platform): Hono<AppEnv>;
+  links?(rt: Runtime): Hono<AppEnv>;
   /** How it seeds a workspace; loaded only when one is made (faker stays out of a start). */
   seed?(): Promise<SeedStep>;
 }

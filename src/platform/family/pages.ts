@@ -4,7 +4,7 @@ import type { WorkspaceCollections } from '../../store';
 import type { Name, RecordOf } from '../../store/collections';
 import type { AppEnv } from '../app-env';
 import type { PageTokens } from '../http/page-tokens';
-import type { Platform } from '../platform';
+import type { Runtime } from '../runtime';
 import type { ServiceContext } from '../service-context';
 
 // What the web app shows of a family. src/web reads it from the registry, so a family's pages live
@@ -16,7 +16,7 @@ type Job = WorkspaceCollections['jobs'];
 
 /** What a family's pages are built with. */
 export interface PageDeps {
-  rt: Platform;
+  rt: Runtime;
   /** The anti-forgery tokens of the pages' forms (Restore, Sign, Pay). */
   tokens: PageTokens;
   /** What each family whose records hang off a job shows on its page, in the jobs family's order. */

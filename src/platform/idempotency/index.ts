@@ -6,7 +6,7 @@ import { ApiError } from '../errors';
 import { isMultipart } from '../http/body-limit';
 import { hasBody } from '../http/has-body';
 import { sha256Hex } from '../ids';
-import type { Platform } from '../platform';
+import type { Runtime } from '../runtime';
 import { drain, fingerprinting } from './multipart';
 
 export type IdempotencyRecord = Rec & {
@@ -32,10 +32,10 @@ const PURGE_TASK = 'idempotency:purge';
 // while its first request is still running, is 409. Answers of 5xx are not kept, so a retry
 // after a fault runs again, as the spec's advice to retry 5xx with the same key needs.
 export class Idempotency {
-  readonly #rt: Pick<Platform, 'store' | 'clock' | 'scheduler'>;
+  readonly #rt: Pick<Runtime, 'store' | 'clock' | 'scheduler'>;
   readonly #running = new Set<string>();
 
-  constructor(rt: Pick<Platform, 'store' | 'clock' | 'scheduler'>) {
+  constructor(rt: Pick<Runtime, 'store' | 'clock' | 'scheduler'>) {
     this.#rt = rt;
   }
 

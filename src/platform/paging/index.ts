@@ -1,6 +1,6 @@
 import type { Position, Rec } from '../../store';
 import { createdAt } from '../../store/order';
-import type { Platform } from '../platform';
+import type { Runtime } from '../runtime';
 import type { ServiceContext } from '../service-context';
 import type { PagingQuery } from './query';
 
@@ -26,7 +26,7 @@ export interface ListBody<T> {
 
 /** Where a page starts: the decoded cursor, checked against this workspace and list. */
 export function pageStart(
-  rt: Pick<Platform, 'cursors'>,
+  rt: Pick<Runtime, 'cursors'>,
   ctx: ServiceContext,
   list: string,
   q: Pick<PagingQuery, 'cursor'>,
@@ -37,7 +37,7 @@ export function pageStart(
 }
 
 export function listBody<R extends Rec, T>(
-  rt: Pick<Platform, 'cursors'>,
+  rt: Pick<Runtime, 'cursors'>,
   ctx: ServiceContext,
   list: string,
   page: { items: R[]; hasMore: boolean },
@@ -52,7 +52,7 @@ export function listBody<R extends Rec, T>(
 }
 
 function nextCursor<R extends Rec>(
-  rt: Pick<Platform, 'cursors'>,
+  rt: Pick<Runtime, 'cursors'>,
   ctx: ServiceContext,
   list: string,
   page: { items: R[]; hasMore: boolean },
@@ -68,7 +68,7 @@ function nextCursor<R extends Rec>(
  * JSON.stringify of listBody would give, put together without a string of the whole page.
  */
 export function listJson<R extends Rec>(
-  rt: Pick<Platform, 'cursors'>,
+  rt: Pick<Runtime, 'cursors'>,
   ctx: ServiceContext,
   list: string,
   page: { items: R[]; hasMore: boolean },

@@ -3,7 +3,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env';
 import { ApiError } from '../errors';
 import { setAnswerHeader } from '../http/headers';
-import type { Platform } from '../platform';
+import type { Runtime } from '../runtime';
 import type { RateState } from './limiter';
 
 export { RateLimiter, type RateState } from './limiter';
@@ -18,7 +18,7 @@ function address(c: Context<AppEnv>): string {
 // before that (401, 402, 413): the key's window when one is known, else the caller's address's,
 // counted but never enforced.
 export const rateLimitHeaders =
-  (rt: Pick<Platform, 'config' | 'limiter'>): MiddlewareHandler<AppEnv> =>
+  (rt: Pick<Runtime, 'config' | 'limiter'>): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
     await next();
     const limit = rt.config.rateLimit;
@@ -40,7 +40,7 @@ export const rateLimitHeaders =
  * Stamps an answer given with no credential known (a 401, a CORS preflight): the caller's
  * address's window, counted but never enforced.
  */
-export function stampAddress(rt: Pick<Platform, 'config' | 'limiter'>, c: Context<AppEnv>): void {
+export function stampAddress(rt: Pick<Runtime, 'config' | 'limiter'>, c: Context<AppEnv>): void {
   const limit = rt.config.rateLimit;
   if (limit !== null) {
     stamp(c, rt.limiter.hit(`address:${address(c)}`, limit));
@@ -68,7 +68,7 @@ function enforce(c: Context<AppEnv>, state: RateState): void {
 }
 
 /** The general limit, per credential: a check, run with the credential's (see v1.ts). */
-export function rateLimit(rt: Pick<Platform, 'config' | 'limiter'>, c: Context<AppEnv>): void {
+export function rateLimit(rt: Pick<Runtime, 'config' | 'limiter'>, c: Context<AppEnv>): void {
   const limit = rt.config.rateLimit;
   if (limit !== null) {
     enforce(c, rt.limiter.hit(c.get('ctx').credential.id, limit));
@@ -81,7 +81,7 @@ export function rateLimit(rt: Pick<Platform, 'config' | 'limiter'>, c: Context<A
  */
 export const subLimit =
   (
-    rt: Pick<Platform, 'config' | 'limiter'>,
+    rt: Pick<Runtime, 'config' | 'limiter'>,
     name: string,
     perMinute: number,
   ): MiddlewareHandler<AppEnv> =>

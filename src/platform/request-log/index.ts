@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env';
 import { bodyText } from '../http/body-text';
 import { hasBody } from '../http/has-body';
-import type { Platform } from '../platform';
+import type { Runtime } from '../runtime';
 import { cap, type LoggedResponse, type RequestLog } from './log';
 
 export {
@@ -115,7 +115,7 @@ const NO_CACHE = Symbol('none');
 // spec, Limits: every call made with a credential (a known one, even revoked) is logged, for
 // /__admin/requests and replay. Outermost in /v1, so it sees the final status of any answer.
 export const logRequests =
-  (rt: Pick<Platform, 'clock'>, log: RequestLog): MiddlewareHandler<AppEnv> =>
+  (rt: Pick<Runtime, 'clock'>, log: RequestLog): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
     const started = performance.now();
     const atMs = rt.clock.nowMs();

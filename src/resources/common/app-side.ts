@@ -5,7 +5,7 @@ import { ApiError } from '../../platform/errors';
 import type { Records } from '../../platform/family';
 import { holderOf } from '../../platform/holder-of';
 import { adminWriteErrors, jsonResponse } from '../../platform/openapi/responses';
-import type { Platform } from '../../platform/platform';
+import type { Runtime } from '../../platform/runtime';
 import { appContext, type ServiceContext } from '../../platform/service-context';
 import type { WorkspaceCollections } from '../../store';
 import type { Name } from '../../store/collections';
@@ -18,7 +18,7 @@ type Coll = Name<WorkspaceCollections>;
 // the same services as the API, so the same events fire.
 
 /** The workspace holding a record, as its owner in the web app sees it; 404 when none does. */
-export function ownerOf(rt: Platform, coll: Coll, id: string, appUrl: string): ServiceContext {
+export function ownerOf(rt: Runtime, coll: Coll, id: string, appUrl: string): ServiceContext {
   const held = holderOf(rt.store, coll, id);
   if (held !== undefined) {
     return appContext(rt, held.workspaceId, appUrl);
@@ -42,7 +42,7 @@ interface Action<B extends z.ZodObject | undefined> {
  */
 export function appAction<K extends Coll, B extends z.ZodObject | undefined = undefined>(
   app: OpenAPIHono<AppEnv>,
-  rt: Platform,
+  rt: Runtime,
   records: Records<K, unknown>,
   action: Action<B>,
   run: (

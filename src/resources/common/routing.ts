@@ -15,7 +15,7 @@ import {
 } from '../../platform/openapi/responses';
 import { DeletedSchema } from '../../platform/openapi/schemas';
 import { type ListBody, listJson, pageStart, wholeListJson } from '../../platform/paging';
-import type { Platform } from '../../platform/platform';
+import type { Runtime } from '../../platform/runtime';
 import type { ServiceContext } from '../../platform/service-context';
 import type { Position, Rec } from '../../store';
 
@@ -119,7 +119,7 @@ export const recordAnswer = <R extends Rec, Out, S extends ContentfulStatusCode>
  */
 export function pageAnswer<R extends Rec, Out>(
   c: Context<AppEnv>,
-  deps: Pick<Platform, 'cursors'>,
+  deps: Pick<Runtime, 'cursors'>,
   list: string,
   q: { cursor?: string | undefined },
   scan: (after: Position | undefined) => Page<R>,

@@ -1,6 +1,6 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppEnv } from '../../platform/app-env';
-import type { Platform } from '../../platform/platform';
+import type { Runtime } from '../../platform/runtime';
 import { appAction } from '../common/app-side';
 import { text } from '../common/fields';
 import { estimateRecords } from './present';
@@ -17,7 +17,7 @@ const SignSchema = z
   .openapi('AdminEstimateSign');
 
 /** DESIGN.md, control API: the estimate's life on the homeowner's side. */
-export function estimateAdmin(rt: Platform) {
+export function estimateAdmin(rt: Runtime) {
   const app = new OpenAPIHono<AppEnv>();
   appAction(
     app,

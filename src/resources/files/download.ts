@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { type AppEnv, appUrlFor } from '../../platform/app-env';
 import { ApiError } from '../../platform/errors';
 import { holderOf } from '../../platform/holder-of';
-import type { Platform } from '../../platform/platform';
+import type { Runtime } from '../../platform/runtime';
 import { appContext } from '../../platform/service-context';
 import { generatedPhoto } from './jpeg';
 import { checkLink } from './links';
@@ -20,7 +20,7 @@ const noBytes = () => new ApiError('not_found', 'the bytes of this file are not 
 const INLINE =
   /^(image\/(jpeg|png|gif|webp|avif|heic|heif|bmp|tiff)|video\/.*|audio\/.*|application\/pdf|text\/plain)$/;
 
-export function downloadRoutes(rt: Platform): Hono<AppEnv> {
+export function downloadRoutes(rt: Runtime): Hono<AppEnv> {
   return new Hono<AppEnv>().get('/files/:id/download', async (c) => {
     const id = c.req.param('id').toLowerCase();
     const held = holderOf(rt.store, 'files', id);
@@ -56,7 +56,7 @@ export function downloadRoutes(rt: Platform): Hono<AppEnv> {
 }
 
 async function bytesOf(
-  rt: Platform,
+  rt: Runtime,
   wsId: string,
   file: FileRecord,
 ): Promise<{ size: number; open: () => ReadableStream | Uint8Array }> {

@@ -1,12 +1,12 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../platform/app-env';
-import type { Platform } from '../../platform/platform';
+import type { Runtime } from '../../platform/runtime';
 import { appAction } from '../common/app-side';
 import { invoiceRecords } from './present';
 import { viewInvoice, writeOff } from './service';
 
 /** DESIGN.md, control API: the homeowner opens an invoice; the owner writes one off. */
-export function invoiceAdmin(rt: Platform) {
+export function invoiceAdmin(rt: Runtime) {
   const app = new OpenAPIHono<AppEnv>();
   appAction(
     app,

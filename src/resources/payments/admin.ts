@@ -1,6 +1,6 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppEnv } from '../../platform/app-env';
-import type { Platform } from '../../platform/platform';
+import type { Runtime } from '../../platform/runtime';
 import { appAction } from '../common/app-side';
 import { date } from '../common/fields';
 import { paymentRecords } from './present';
@@ -29,7 +29,7 @@ const StatusSchema = z
   .openapi('AdminPaymentStatus');
 
 /** DESIGN.md, control API: refunds, and payment status moves, as the app makes them. */
-export function paymentAdmin(rt: Platform) {
+export function paymentAdmin(rt: Runtime) {
   const app = new OpenAPIHono<AppEnv>();
   appAction(
     app,

@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import { type AppEnv, appUrlFor } from '../../platform/app-env';
 import { adminWriteErrors, jsonResponse } from '../../platform/openapi/responses';
-import type { Platform } from '../../platform/platform';
+import type { Runtime } from '../../platform/runtime';
 import { ownerOf } from '../common/app-side';
 import { byId, recordId } from '../common/routing';
 import { JobSchema, jobRecords } from '../jobs/api';
@@ -21,7 +21,7 @@ const convert = createRoute({
 });
 
 /** DESIGN.md, control API: a rep turns a door into a job in the app. */
-export function pinAdmin(rt: Platform) {
+export function pinAdmin(rt: Runtime) {
   return new OpenAPIHono<AppEnv>().openapi(convert, (c) => {
     const id = recordId(c);
     const ctx = ownerOf(rt, 'pins', id, appUrlFor(rt.config, c.req.url));

@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { type AppEnv, appUrlFor } from '../../platform/app-env';
 import { adminWriteErrors, jsonResponse } from '../../platform/openapi/responses';
-import type { Platform } from '../../platform/platform';
+import type { Runtime } from '../../platform/runtime';
 import { appContext } from '../../platform/service-context';
 import { date, text } from '../common/fields';
 import { byId, jsonBody, recordId } from '../common/routing';
@@ -93,7 +93,7 @@ const build = createRoute({
 });
 
 /** DESIGN.md, control API: storm lists are built in the app (spec, Scope rule 4). */
-export function stormListAdmin(rt: Platform) {
+export function stormListAdmin(rt: Runtime) {
   return new OpenAPIHono<AppEnv>().openapi(build, async (c) => {
     const ctx = appContext(rt, recordId(c), appUrlFor(rt.config, c.req.url));
     const list = requestBuild(ctx, c.req.valid('json'), await readyGeography());

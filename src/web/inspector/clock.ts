@@ -1,5 +1,5 @@
 import { ClockSchema } from '../../admin/schemas';
-import type { Runtime } from '../../runtime';
+import type { Runtime } from '../../platform/runtime';
 import { type Change, GLOBAL, type Rec } from '../../store';
 import type { ControlApi } from './control';
 

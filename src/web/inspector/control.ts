@@ -6,7 +6,7 @@ import type { AppEnv } from '../../platform/app-env';
 import { ApiError } from '../../platform/errors';
 import { toApiError } from '../../platform/errors/handler';
 import { validationHook } from '../../platform/openapi/validation';
-import type { Runtime } from '../../runtime';
+import type { Runtime } from '../../platform/runtime';
 
 /**
  * The control API's own routes for the actions whose rules live in the route itself (what a new

@@ -3,7 +3,7 @@ import { deliveryLog } from '../../admin/webhooks-service';
 import type { Attempt, Delivery } from '../../deliveries/records';
 import { ApiError } from '../../platform/errors';
 import type { PageTokens } from '../../platform/http/page-tokens';
-import type { Runtime } from '../../runtime';
+import type { Runtime } from '../../platform/runtime';
 import { ActionForm, when } from './parts';
 
 // A subscription's delivery log on its page: a page of deliveries, newest first, each with every

@@ -4,7 +4,7 @@ import type { Workspace } from '../../platform/auth';
 import { errorCodes } from '../../platform/errors';
 import type { Fault } from '../../platform/faults';
 import type { PageTokens } from '../../platform/http/page-tokens';
-import type { Runtime } from '../../runtime';
+import type { Runtime } from '../../platform/runtime';
 import type { Inspector } from './forms';
 import { ActionForm, InspectorPage, when } from './parts';
 

@@ -3,7 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from '../../platform/app-env';
 import { ApiError } from '../../platform/errors';
 import type { PageTokens } from '../../platform/http/page-tokens';
-import type { Runtime } from '../../runtime';
+import type { Runtime } from '../../platform/runtime';
 import { type FlashStore, type Shown, withFlash } from './flash';
 import { refusedPage } from './parts';
 

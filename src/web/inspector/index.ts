@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../platform/app-env';
 import { PageTokens } from '../../platform/http/page-tokens';
-import type { Runtime } from '../../runtime';
+import type { Runtime } from '../../platform/runtime';
 import { ClockMoves } from './clock';
 import { advanceClock, setClock } from './clock-actions';
 import { clockPage } from './clock-page';

@@ -2,7 +2,7 @@ import type { Handler } from 'hono';
 import type { AppEnv } from '../../platform/app-env';
 import { ApiError } from '../../platform/errors';
 import type { LoggedRequest, RequestFilter } from '../../platform/request-log';
-import type { Runtime } from '../../runtime';
+import type { Runtime } from '../../platform/runtime';
 import type { Inspector } from './forms';
 import { InspectorPage, StatusBadge, when } from './parts';
 import { type FILTERS, filterOf, queryOf, type Row, rowOf } from './request-rows';

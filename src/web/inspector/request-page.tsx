@@ -2,7 +2,7 @@ import type { Handler } from 'hono';
 import type { AppEnv } from '../../platform/app-env';
 import { appUrlFor } from '../../platform/app-env';
 import type { LoggedRequest } from '../../platform/request-log';
-import type { Runtime } from '../../runtime';
+import type { Runtime } from '../../platform/runtime';
 import { notFoundPage } from '../ui/not-found';
 import { curlOf } from './curl';
 import type { Inspector } from './forms';

@@ -3,7 +3,7 @@ import { requestFilterFrom } from '../../admin/requests';
 import type { AppEnv } from '../../platform/app-env';
 import { ApiError } from '../../platform/errors';
 import type { LoggedRequest, RequestFilter } from '../../platform/request-log';
-import type { Runtime } from '../../runtime';
+import type { Runtime } from '../../platform/runtime';
 
 // What the request list, its live stream and a call's page share: a call as a row, and the
 // filters of /__admin/requests read from the page's address.

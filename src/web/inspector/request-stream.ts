@@ -3,7 +3,7 @@ import { type SSEStreamingApi, streamSSE } from 'hono/streaming';
 import type { AppEnv } from '../../platform/app-env';
 import type { RequestFilter } from '../../platform/request-log';
 import type { NewEntry } from '../../platform/request-log/log';
-import type { Runtime } from '../../runtime';
+import type { Runtime } from '../../platform/runtime';
 import type { Inspector } from './forms';
 import { filterOf, rowOf, type Summary } from './request-rows';
 

@@ -2,7 +2,7 @@ import type { Handler } from 'hono';
 import { listApps } from '../../oauth/service';
 import type { AppEnv } from '../../platform/app-env';
 import type { Workspace } from '../../platform/auth';
-import type { Runtime } from '../../runtime';
+import type { Runtime } from '../../platform/runtime';
 import type { Inspector } from './forms';
 import { ActionForm, InspectorPage, when } from './parts';
 

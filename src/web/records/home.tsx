@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../platform/app-env';
-import type { Runtime } from '../../runtime';
+import type { Runtime } from '../../platform/runtime';
 import { Page } from '../ui/layout';
 import { Badge, count } from '../ui/parts';
 

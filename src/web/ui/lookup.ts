@@ -1,5 +1,5 @@
 import { holderOf } from '../../platform/holder-of';
-import type { Platform } from '../../platform/platform';
+import type { Runtime } from '../../platform/runtime';
 import { appContext, type ServiceContext } from '../../platform/service-context';
 import type { WorkspaceCollections } from '../../store';
 import type { Name } from '../../store/collections';
@@ -12,7 +12,7 @@ type Coll = Name<WorkspaceCollections>;
  * found too: their page says so.
  */
 export function lookup<K extends Coll>(
-  rt: Platform,
+  rt: Runtime,
   coll: K,
   id: string,
   appUrl: string,
