@@ -19,7 +19,7 @@ const eventFields = (def: EventDef) =>
     })
     .extend(def.extras?.shape ?? {});
 
-/** What the delivery carries of its record: the record as GET returns it, or its snapshot. */
+/** What a delivery carries of its record: the record as GET returns it, or a deleted snapshot. */
 function recordOf(def: EventDef): z.ZodObject {
   const schema = familyOfEvent(def.event)?.records?.schema;
   if (schema && def.deleted) {

@@ -52,7 +52,7 @@ function find(
 
 /**
  * spec, GET /webhooks/samples/{event}: up to `limit` real recent records of the workspace the
- * event could be about, as deliveries of it would carry them (a deletion carries the snapshot).
+ * event could be about, as deliveries of it would carry them (a deletion, its deleted snapshot).
  */
 export const sampleDeliveries = (ctx: ServiceContext, def: EventDef, limit: number): Body[] =>
   find(ctx, def, limit).map((s) =>

@@ -5,7 +5,7 @@ import { DOCS_ASSETS, docsRoutes } from './docs';
 import { HOMEOWNER_ASSETS } from './homeowner';
 import { INSPECTOR_ASSETS, inspectorRoutes } from './inspector';
 import { oauthRoutes } from './oauth';
-import { RECORDS_ASSETS, recordRoutes } from './records';
+import { PAGES_ASSETS, pageRoutes } from './pages';
 import { type Asset, assetRoutes } from './ui/assets';
 import { pageHeaders } from './ui/guard';
 
@@ -13,12 +13,7 @@ import { pageHeaders } from './ui/guard';
 // (each family's, found through the registry), the inspector and the docs. Each area is a folder
 // here that exports its routes and its assets; every action goes through the same services as
 // the API and the control API.
-const ASSETS: Asset[] = [
-  ...HOMEOWNER_ASSETS,
-  ...DOCS_ASSETS,
-  ...RECORDS_ASSETS,
-  ...INSPECTOR_ASSETS,
-];
+const ASSETS: Asset[] = [...HOMEOWNER_ASSETS, ...DOCS_ASSETS, ...PAGES_ASSETS, ...INSPECTOR_ASSETS];
 
 export function webApp(rt: Runtime) {
   const web = new Hono<AppEnv>();
@@ -26,7 +21,7 @@ export function webApp(rt: Runtime) {
   web.route('/', assetRoutes(ASSETS));
   web.route('/', oauthRoutes(rt));
   web.route('/', docsRoutes());
-  web.route('/', recordRoutes(rt));
+  web.route('/', pageRoutes(rt));
   web.route('/', inspectorRoutes(rt));
   return web;
 }

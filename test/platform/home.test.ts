@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { harness } from '../support/harness';
-import { expectPageHeaders, linksAnswer, linksOf, page } from '../web/records/pages';
+import { expectPageHeaders, linksAnswer, linksOf, page } from '../web/pages/pages';
 
 // The server root the `svc listening on` line names answers a page, and every link on it answers.
 

@@ -126,7 +126,7 @@ export class FileStorage {
     }
   }
 
-  /** A file's whole bytes (a snapshot carries them); undefined when none are kept. */
+  /** A file's whole bytes (a workspace snapshot carries them); undefined when none are kept. */
   async bytes(wsId: string, id: string): Promise<Buffer | undefined> {
     const path = this.#path(wsId, id);
     return path === undefined ? undefined : readFile(path).catch(() => undefined);

@@ -2,7 +2,7 @@ import type { PageTokens } from '../../platform/http/page-tokens';
 import { when } from './parts';
 
 // What the page of a deleted job or contact says: when it goes for good, and the Restore form
-// (posted to the web app's restore route, src/web/records/restore.tsx).
+// (posted to the web app's restore route, src/web/pages/restore.tsx).
 
 export type Restorable = 'jobs' | 'contacts';
 

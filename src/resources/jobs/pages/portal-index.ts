@@ -10,7 +10,7 @@ interface Where {
  * found; one not known is looked for in every workspace's jobs, but only when the store has
  * changed since the last such look, so a stream of unknown tokens costs nothing more than a map
  * lookup each. A remembered answer is checked against the job itself, so a job deleted, purged
- * or restored from a snapshot since is never answered from memory.
+ * or restored from a workspace or store snapshot since is never answered from memory.
  */
 export class PortalIndex {
   readonly #store: Store;

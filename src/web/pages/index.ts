@@ -10,16 +10,14 @@ import { restoreRoutes } from './restore';
 import { RECORDS_CSS } from './style';
 import { workspacePage } from './workspace';
 
-// The record pages of the web app: the dashboard at the server root, a workspace's page, and the
-// page every record's `url` opens, which its family draws (Family.pages) through its presenters,
-// so a page shows what GET /v1 answers. The one action here, Restore, goes through the control
-// API's service.
+// The pages of the web app outside the inspector and the docs: the dashboard at the server root,
+// a workspace's page, and every family's pages (Family.pages, found through the registry): the
+// page a record's `url` opens, drawn through its presenters so it shows what GET /v1 answers, and
+// the homeowner's pages. The one action here, Restore, goes through the control API's service.
 
-export const RECORDS_ASSETS: Asset[] = [
-  { name: 'records.css', type: 'text/css', body: RECORDS_CSS },
-];
+export const PAGES_ASSETS: Asset[] = [{ name: 'records.css', type: 'text/css', body: RECORDS_CSS }];
 
-export function recordRoutes(rt: Runtime) {
+export function pageRoutes(rt: Runtime) {
   const children = jobChildren().flatMap((f) => (f.pages ? [f.pages] : []));
   const deps: PageDeps = {
     rt,
