@@ -1,5 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
+import { oauthAdmin } from '../oauth';
 import type { AppEnv } from '../platform/app-env';
 import { limitBodies } from '../platform/http/body-limit';
 import { bodyText } from '../platform/http/body-text';
@@ -10,7 +11,6 @@ import { bundleAdmin } from './bundles';
 import { clockAdmin } from './clock';
 import { connectionAdmin } from './connections';
 import { faultAdmin } from './faults';
-import { oauthAdmin } from './oauth';
 import { requestLogAdmin } from './requests';
 import { restoreAdmin } from './restore';
 import { snapshotAdmin } from './snapshots';

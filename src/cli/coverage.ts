@@ -1,5 +1,11 @@
 import type { Command } from 'commander';
-import { baseOf, computeCoverage, coverageTable, readTraffic, SourceProblem } from '../coverage';
+import {
+  baseOf,
+  computeCoverage,
+  coverageTable,
+  readTraffic,
+  SourceProblem,
+} from '../clients/coverage';
 
 interface CoverageFlags {
   from?: string;

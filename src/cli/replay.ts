@@ -1,6 +1,5 @@
 import { writeFile } from 'node:fs/promises';
 import { type Command, InvalidArgumentError } from 'commander';
-import { parseInstant } from '../platform/paging';
 import {
   jsonReport,
   junitReport,
@@ -13,7 +12,8 @@ import {
   sendRecorded,
   summary,
   tally,
-} from '../replay';
+} from '../clients/replay';
+import { parseInstant } from '../platform/paging';
 import { prepareReportFile, reportFileProblem } from './report-file';
 
 interface ReplayFlags {

@@ -8,7 +8,7 @@ import {
   runScenarios,
   summaryLine,
   UsageError,
-} from '../scenario';
+} from '../clients/scenario';
 import { prepareReportFile, reportFileProblem } from './report-file';
 
 interface RunFlags {

@@ -1,6 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { UsageError } from '../scenario';
-import { type Override, parseOverride, TriggerUsage, trigger } from '../trigger';
+import { UsageError } from '../clients/scenario';
+import { type Override, parseOverride, TriggerUsage, trigger } from '../clients/trigger';
 
 interface TriggerFlags {
   server: string;

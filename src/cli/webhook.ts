@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { listen } from '../listen';
+import { listen } from '../clients/listen';
 import { parsePort, parseSeed } from './options';
 
 interface ListenFlags {

@@ -1,10 +1,10 @@
 import { Hono } from 'hono';
+import { consentRoutes } from '../oauth';
 import type { AppEnv } from '../platform/app-env';
 import type { Runtime } from '../platform/runtime';
 import { DOCS_ASSETS, docsRoutes } from './docs';
 import { HOMEOWNER_ASSETS } from './homeowner';
 import { INSPECTOR_ASSETS, inspectorRoutes } from './inspector';
-import { oauthRoutes } from './oauth';
 import { PAGES_ASSETS, pageRoutes } from './pages';
 import { type Asset, assetRoutes } from './ui/assets';
 import { pageHeaders } from './ui/guard';
@@ -19,7 +19,7 @@ export function webApp(rt: Runtime) {
   const web = new Hono<AppEnv>();
   web.use('*', pageHeaders);
   web.route('/', assetRoutes(ASSETS));
-  web.route('/', oauthRoutes(rt));
+  web.route('/', consentRoutes(rt));
   web.route('/', docsRoutes());
   web.route('/', pageRoutes(rt));
   web.route('/', inspectorRoutes(rt));

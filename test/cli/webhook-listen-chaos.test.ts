@@ -7,7 +7,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { seededShuffle } from '../../src/listen/chaos';
+import { seededShuffle } from '../../src/clients/listen/chaos';
 import { type HttpReply, http, runSvc, startServe, tempDir } from '../support/spawn';
 import {
   childless,

@@ -1,7 +1,7 @@
-// A logged concrete path to the document's template (src/coverage/match.ts).
+// A logged concrete path to the document's template (src/clients/coverage/match.ts).
 import { describe, expect, test } from 'vitest';
-import type { Operation } from '../../src/coverage/document';
-import { operationMatcher } from '../../src/coverage/match';
+import type { Operation } from '../../src/clients/coverage/document';
+import { operationMatcher } from '../../src/clients/coverage/match';
 
 const op = (method: string, path: string): Operation => ({
   method,

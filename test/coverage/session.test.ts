@@ -1,7 +1,7 @@
 // svc coverage of a known session (issue 19, Done when: "coverage of a known session exact"),
 // read in-process through the code that reads a running svc.
 import { beforeAll, describe, expect, test } from 'vitest';
-import type { Coverage } from '../../src/coverage';
+import type { Coverage } from '../../src/clients/coverage';
 import { coverageOf, knownSession, type Session } from './session';
 
 let s: Session;

@@ -1,7 +1,7 @@
 // Shared by the coverage tests: svc in-process, read through the same code the CLI reads a
-// server with (src/coverage/source.ts), and a known session of calls and deliveries.
+// server with (src/clients/coverage/source.ts), and a known session of calls and deliveries.
 import { expect } from 'vitest';
-import { type Coverage, computeCoverage, type Get, readTraffic } from '../../src/coverage';
+import { type Coverage, computeCoverage, type Get, readTraffic } from '../../src/clients/coverage';
 import type { Harness, TestWorkspace } from '../support/harness';
 import type { Receiver } from '../support/receiver';
 import { advance, hookHarness, receiver } from '../webhooks/setup';

@@ -1,8 +1,8 @@
-// The terminal report (src/coverage/table.ts): its sections, within 100 columns.
+// The terminal report (src/clients/coverage/table.ts): its sections, within 100 columns.
 import { describe, expect, test } from 'vitest';
-import { computeCoverage, coverageTable } from '../../src/coverage';
-import { readDocument } from '../../src/coverage/document';
-import type { LogEntry } from '../../src/coverage/entries';
+import { computeCoverage, coverageTable } from '../../src/clients/coverage';
+import { readDocument } from '../../src/clients/coverage/document';
+import type { LogEntry } from '../../src/clients/coverage/entries';
 
 const doc = readDocument({
   openapi: '3.0.3',

@@ -3,12 +3,12 @@
 // test/cli/webhook-listen-chaos.test.ts.
 import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { describeChaos, seededShare, seededShuffle } from '../../src/listen/chaos';
-import { createDedupe } from '../../src/listen/dedupe';
-import type { Forward } from '../../src/listen/forwarder';
-import { chaosForwarding } from '../../src/listen/forwarding';
-import { createReceiver, type Delivery } from '../../src/listen/receiver';
-import { createResponder } from '../../src/listen/responder';
+import { describeChaos, seededShare, seededShuffle } from '../../src/clients/listen/chaos';
+import { createDedupe } from '../../src/clients/listen/dedupe';
+import type { Forward } from '../../src/clients/listen/forwarder';
+import { chaosForwarding } from '../../src/clients/listen/forwarding';
+import { createReceiver, type Delivery } from '../../src/clients/listen/receiver';
+import { createResponder } from '../../src/clients/listen/responder';
 
 afterEach(() => {
   vi.useRealTimers();

@@ -3,8 +3,8 @@
 // spec, Signature verification.
 import { createHmac } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
-import { diagnose } from '../../src/listen/doctor';
-import { type SignatureVerdict, verifySignature } from '../../src/listen/signature';
+import { diagnose } from '../../src/clients/listen/doctor';
+import { type SignatureVerdict, verifySignature } from '../../src/clients/listen/signature';
 
 const SECRET = 'whsec_doctor_current';
 const NEW = 'whsec_doctor_new';

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
-import { createDedupe } from '../../src/listen/dedupe';
-import { createReceiver, formatLine, type Outcome } from '../../src/listen/receiver';
-import { createResponder } from '../../src/listen/responder';
+import { createDedupe } from '../../src/clients/listen/dedupe';
+import { createReceiver, formatLine, type Outcome } from '../../src/clients/listen/receiver';
+import { createResponder } from '../../src/clients/listen/responder';
 
 const SECRET = 'whsec_receiver_test';
 const NOW_MS = 1_800_000_000_000;

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { openRecorder } from '../../src/listen/recorder';
+import { openRecorder } from '../../src/clients/listen/recorder';
 import { cleanup, tempDir } from '../support/spawn';
 
 afterEach(cleanup);

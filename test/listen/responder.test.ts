@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { createDedupe } from '../../src/listen/dedupe';
-import { createResponder } from '../../src/listen/responder';
+import { createDedupe } from '../../src/clients/listen/dedupe';
+import { createResponder } from '../../src/clients/listen/responder';
 
 const play = (statuses: number[], times: number) => {
   const responder = createResponder(statuses);

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { beforeEach, describe, expect, test, vi } from 'vitest';
-import { parseSignature, verifySignature } from '../../src/listen/signature';
+import { parseSignature, verifySignature } from '../../src/clients/listen/signature';
 
 // The spy wraps the real function: every case below still compares for real.
 vi.mock('node:crypto', async (importOriginal) => {

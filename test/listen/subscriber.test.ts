@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { apiBase, subscribe, unsubscribe } from '../../src/listen/subscriber';
+import { apiBase, subscribe, unsubscribe } from '../../src/clients/listen/subscriber';
 import { type FakeSvc, startFakeSvc } from './fake-svc';
 
 const TARGET = 'http://127.0.0.1:4020/';

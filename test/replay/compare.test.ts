@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { compareAnswers } from '../../src/replay/compare';
+import { compareAnswers } from '../../src/clients/replay/compare';
 
 // svc replay --compare: status, the error's code and field, fields present in one answer only,
 // a value's JSON type, list lengths; never the values themselves.

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { IdMap } from '../../src/replay/ids';
+import { IdMap } from '../../src/clients/replay/ids';
 
 const OLD = '11111111-1111-4111-8111-111111111111';
 const NEW = '22222222-2222-4222-8222-222222222222';

@@ -1,7 +1,7 @@
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, test } from 'vitest';
-import { jsonReport, junitReport } from '../../src/replay/report';
-import type { Outcome } from '../../src/replay/run';
+import { jsonReport, junitReport } from '../../src/clients/replay/report';
+import type { Outcome } from '../../src/clients/replay/run';
 
 const outcome = (over: Partial<Outcome>): Outcome => ({
   method: 'GET',

@@ -2,7 +2,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import type { Outcome } from '../../src/replay/run';
+import type { Outcome } from '../../src/clients/replay/run';
 import { http, type RunResult, runSvc, tempDir } from '../support/spawn';
 
 export interface Workspace {

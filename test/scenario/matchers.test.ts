@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { isMatcher, match, matchHeader } from '../../src/scenario';
-import { Literal } from '../../src/scenario/matchers';
-import { read } from '../../src/scenario/steps';
-import { substitute, UnknownName } from '../../src/scenario/substitute';
+import { isMatcher, match, matchHeader } from '../../src/clients/scenario';
+import { Literal } from '../../src/clients/scenario/matchers';
+import { read } from '../../src/clients/scenario/steps';
+import { substitute, UnknownName } from '../../src/clients/scenario/substitute';
 
 // FORMAT.md, Matchers and `{{name}}`: each rule, passing and failing.
 

@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { defaultConfig } from '../../src/runtime';
 import {
   loadFile,
   resultLine,
@@ -12,8 +11,9 @@ import {
   substitute,
   UnknownName,
   UsageError,
-} from '../../src/scenario';
-import { buildRequest } from '../../src/scenario/request';
+} from '../../src/clients/scenario';
+import { buildRequest } from '../../src/clients/scenario/request';
+import { defaultConfig } from '../../src/runtime';
 import { type RunningServer, startServer } from '../../src/server';
 
 // The issue-18 probe's findings on the scenario engine: a polite client under the rate limit,

@@ -5,10 +5,10 @@ import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runScenarios } from '../../src/scenario';
-import { limits } from '../../src/scenario/http';
-import { substitute } from '../../src/scenario/substitute';
-import { hasControlApi } from '../../src/scenario/target';
+import { runScenarios } from '../../src/clients/scenario';
+import { limits } from '../../src/clients/scenario/http';
+import { substitute } from '../../src/clients/scenario/substitute';
+import { hasControlApi } from '../../src/clients/scenario/target';
 import { BIN, cleanup, http, runSvc, type Server, startServe, tempDir } from '../support/spawn';
 
 // The second probe of issue 18 on `svc scenario run`: Ctrl-C against a --base-url svc runs the

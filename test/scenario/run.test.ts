@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MissingPath, runScenarios, UsageError } from '../../src/scenario';
+import { MissingPath, runScenarios, UsageError } from '../../src/clients/scenario';
 
 // runScenarios in-process (no --base-url): svc on a fresh temporary store, a workspace a scenario.
 

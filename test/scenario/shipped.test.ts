@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { parse, stringify } from 'yaml';
+import { type Report, runScenarios } from '../../src/clients/scenario';
 import { EVENTS } from '../../src/events/catalogue';
-import { type Report, runScenarios } from '../../src/scenario';
 
 // Issue 18, "Scenarios shipped": `npm test` runs every scenario of scenarios/ against svc (in-process,
 // a workspace each), and every trigger recipe of fixtures/triggers/ is a scenario that raises its event.

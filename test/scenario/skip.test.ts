@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { runScenarios, UsageError } from '../../src/clients/scenario';
 import { defaultConfig } from '../../src/runtime';
-import { runScenarios, UsageError } from '../../src/scenario';
 import { type RunningServer, startServer } from '../../src/server';
 
 // Against a server without svc's control API (a proxy that serves only /v1, as the real service

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { verifySignature } from '../../src/listen/signature';
-import { type Inbox, type Receiver, startReceiver } from '../../src/scenario';
+import { verifySignature } from '../../src/clients/listen/signature';
+import { type Inbox, type Receiver, startReceiver } from '../../src/clients/scenario';
 import { cleanup, http, runSvc, type Server, startServe, tempDir } from '../support/spawn';
 
 // `svc trigger` as a real process against a spawned `svc serve --allow-local-targets`.

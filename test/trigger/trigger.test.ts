@@ -2,13 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { verifySignature } from '../../src/clients/listen/signature';
+import { type Inbox, type Receiver, startReceiver } from '../../src/clients/scenario';
+import type { Received } from '../../src/clients/scenario/receiver';
+import { parseOverride, recipeFile, TriggerUsage, trigger } from '../../src/clients/trigger';
 import { EVENTS } from '../../src/events/catalogue';
-import { verifySignature } from '../../src/listen/signature';
 import { defaultConfig } from '../../src/runtime';
-import { type Inbox, type Receiver, startReceiver } from '../../src/scenario';
-import type { Received } from '../../src/scenario/receiver';
 import { type RunningServer, startServer } from '../../src/server';
-import { parseOverride, recipeFile, TriggerUsage, trigger } from '../../src/trigger';
 
 // svc trigger for every event of the catalogue, through the exported function against one svc
 // in-process: a receiver subscribed to * gets the event the trigger reports, signed.

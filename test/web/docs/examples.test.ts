@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { verifySignature } from '../../../src/clients/listen/signature';
 import { signature } from '../../../src/deliveries/send';
-import { verifySignature } from '../../../src/listen/signature';
 import {
   CURL_SEND_EXAMPLE,
   OPENSSL_VERIFY_EXAMPLE,

@@ -1,11 +1,11 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
-import { CreateAppSchema, CreatedAppSchema, OAuthAppSchema } from '../oauth/schemas';
-import { listApps, registerApp } from '../oauth/service';
 import type { AppEnv } from '../platform/app-env';
 import { adminWriteErrors, errorResponses, jsonResponse } from '../platform/openapi/responses';
 import { listOf } from '../platform/openapi/schemas';
 import type { Runtime } from '../platform/runtime';
 import { jsonBody } from '../resources/common/routing';
+import { CreateAppSchema, CreatedAppSchema, OAuthAppSchema } from './schemas';
+import { listApps, registerApp } from './service';
 
 const create = createRoute({
   method: 'post',

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { networkErrorText } from '../deliveries/send';
+import { networkErrorText } from '../../deliveries/send';
 
 // One request of a replay. node:http rather than fetch, as src/deliveries/send.ts: fetch refuses
 // a list of "bad ports" a server may well listen on, and follows redirects, which a replay must

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { findApp, issueCode, type OAuthAppView } from '../oauth/consent';
 import type { AppEnv } from '../platform/app-env';
 import { PageTokens } from '../platform/http/page-tokens';
 import type { Runtime } from '../platform/runtime';
-import { consentPage, errorPage } from './oauth-page';
+import { findApp, issueCode, type OAuthAppView } from './consent';
+import { consentPage, errorPage } from './consent-page';
 
 /** What a consent page showed, and what its form must post back unchanged. */
 const consentBinding = (b: {
@@ -143,7 +143,7 @@ function refuse(c: Context<AppEnv>, refusal: Refusal, pageNonce: string) {
   return c.html(errorPage(refusal.title, refusal.message, pageNonce), refusal.status);
 }
 
-export function oauthRoutes(rt: Runtime) {
+export function consentRoutes(rt: Runtime) {
   const tokens = new PageTokens(rt.clock);
   return new Hono<AppEnv>()
     .get(PATH, (c) => {

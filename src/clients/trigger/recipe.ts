@@ -13,7 +13,7 @@ export interface Recipe {
 
 export class RecipeProblem extends Error {}
 
-/** The folder holding package.json: two up from src/trigger, one up from dist/. */
+/** The folder holding package.json: the first one up from this file (or dist/) with fixtures. */
 export function packageRoot(): string {
   // In the built CLI, dist/svc.cjs (and under vitest), __dirname is this file's folder;
   // elsewhere, the working directory is the best guess left.

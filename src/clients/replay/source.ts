@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
-import { isBundleFile, readBundle } from '../bundle/file';
+import { isBundleFile, readBundle } from '../../bundle/file';
 import { parseEntry, type SourceEntry } from './entry';
 import { send } from './http';
 

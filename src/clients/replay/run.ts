@@ -1,4 +1,4 @@
-import { faultMessage } from '../platform/faults';
+import { faultMessage } from '../../platform/faults';
 import { compareAnswers } from './compare';
 import type { SourceEntry } from './entry';
 import { send } from './http';

@@ -1,5 +1,5 @@
 import { dirname } from 'node:path';
-import { EVENTS } from '../events/catalogue';
+import { EVENTS } from '../../events/catalogue';
 import {
   hasControlApi,
   newSession,

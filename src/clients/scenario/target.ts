@@ -2,8 +2,8 @@ import { rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultConfig } from '../runtime';
-import { startServer } from '../server';
+import { defaultConfig } from '../../runtime';
+import { startServer } from '../../server';
 import { asRecord, NetworkError, reason, sendJson } from './http';
 
 // Where scenarios run: svc in-process on a fresh store (no --base-url), or any server. svc is

@@ -1,10 +1,10 @@
 import http from 'node:http';
 import https from 'node:https';
-import { networkErrorText } from '../deliveries/send';
+import { networkErrorText } from '../../deliveries/send';
 
 // One GET of coverage's, its body read as it comes: a request log's export can be hundreds of
 // megabytes (20,000 entries with 16 KB answers), which must never be one string. node:http
-// rather than fetch, as src/replay/http.ts: fetch refuses ports a svc may well listen on.
+// rather than fetch, as src/clients/replay/http.ts: fetch refuses ports a svc may well listen on.
 
 /** A body as it comes, in chunks. */
 export type Body = AsyncIterable<Buffer | string> | Iterable<Buffer | string>;

@@ -1,4 +1,4 @@
-import { Draws } from '../platform/random';
+import { Draws } from '../../platform/random';
 
 // Receiver chaos (--drop, --duplicate, --reorder): what a network and a retrying sender do to an
 // integrator's app, played on purpose. Every draw comes from a generator seeded by --seed, one

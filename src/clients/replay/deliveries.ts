@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
-import { signature } from '../deliveries/send';
+import { signature } from '../../deliveries/send';
 import { send } from './http';
 import { SourceError } from './source';
 
