@@ -146,80 +146,98 @@ function refuse(c: Context<AppEnv>, refusal: Refusal, pageNonce: string) {
 export function consentRoutes(rt: Runtime) {
   const tokens = new PageTokens(rt.clock);
   return new Hono<AppEnv>()
-    .get(PATH, (c) => {
-      const pageNonce = guard(c);
-      try {
-        const get = fromQuery(c);
-        const { app, redirectUri } = checkClient(rt, get);
-        if (get('response_type') !== 'code') {
-          throw new Refusal(400, 'Unsupported request', 'response_type must be code.');
-        }
-        const scope = checkScope(get);
-        const state = checkState(get);
-        const binding = consentBinding({ clientId: app.client_id, redirectUri, state, scope });
-        return c.html(
-          consentPage(
-            {
-              appName: app.name,
-              clientId: app.client_id,
-              redirectUri,
-              state,
-              scope,
-              token: tokens.issue(binding),
-              workspaces: connectable(rt),
-            },
-            pageNonce,
-          ),
-        );
-      } catch (err) {
-        if (err instanceof Refusal) {
-          return refuse(c, err, pageNonce);
-        }
-        throw err;
-      }
-    })
-    .post(
-      PATH,
-      bodyLimit({
-        maxSize: MAX_FORM_BYTES,
-        onError: (c) =>
-          refuse(c, new Refusal(413, 'Form too large', 'The form is too large.'), guard(c)),
-      }),
-      async (c) => {
-        const pageNonce = guard(c);
-        try {
-          const get = await fromForm(c);
-          const { app, redirectUri } = checkClient(rt, get);
-          const scope = checkScope(get);
-          const state = checkState(get);
-          const token = get('page_token');
-          const binding = consentBinding({ clientId: app.client_id, redirectUri, state, scope });
-          if (!tokens.verify(binding, typeof token === 'string' ? token : undefined)) {
-            throw new Refusal(
-              403,
-              'Request refused',
-              'This answer did not come from the consent page svc showed, or that page has expired. Start again from the app.',
-            );
-          }
-          const decision = get('decision');
-          if (decision === 'deny') {
-            return c.redirect(redirectTo(redirectUri, { error: 'access_denied', state }), 302);
-          }
-          if (decision !== 'allow') {
-            throw new Refusal(400, 'No decision', 'decision must be allow or deny.');
-          }
-          const workspaceId = get('workspace_id');
-          if (typeof workspaceId !== 'string' || !rt.store.global.get('workspaces', workspaceId)) {
-            throw new Refusal(400, 'Unknown workspace', 'Pick one of the workspaces listed.');
-          }
-          const code = issueCode(rt, { clientId: app.client_id, redirectUri, workspaceId, scope });
-          return c.redirect(redirectTo(redirectUri, { code, state }), 302);
-        } catch (err) {
-          if (err instanceof Refusal) {
-            return refuse(c, err, pageNonce);
-          }
-          throw err;
-        }
-      },
+    .get(PATH, (c) => showConsent(c, rt, tokens))
+    .post(PATH, bodyLimit({ maxSize: MAX_FORM_BYTES, onError: tooLarge }), (c) =>
+      answerConsent(c, rt, tokens),
     );
+}
+
+function tooLarge(c: Context<AppEnv>) {
+  return refuse(c, new Refusal(413, 'Form too large', 'The form is too large.'), guard(c));
+}
+
+function showConsent(c: Context<AppEnv>, rt: Runtime, tokens: PageTokens) {
+  const pageNonce = guard(c);
+  try {
+    return consentFor(c, rt, tokens, pageNonce);
+  } catch (err) {
+    if (err instanceof Refusal) {
+      return refuse(c, err, pageNonce);
+    }
+    throw err;
+  }
+}
+
+/** The page asking the person to allow the app the request names, once it is checked. */
+function consentFor(c: Context<AppEnv>, rt: Runtime, tokens: PageTokens, pageNonce: string) {
+  const get = fromQuery(c);
+  const { app, redirectUri } = checkClient(rt, get);
+  if (get('response_type') !== 'code') {
+    throw new Refusal(400, 'Unsupported request', 'response_type must be code.');
+  }
+  const scope = checkScope(get);
+  const state = checkState(get);
+  const binding = consentBinding({ clientId: app.client_id, redirectUri, state, scope });
+  return c.html(
+    consentPage(
+      {
+        appName: app.name,
+        clientId: app.client_id,
+        redirectUri,
+        state,
+        scope,
+        token: tokens.issue(binding),
+        workspaces: connectable(rt),
+      },
+      pageNonce,
+    ),
+  );
+}
+
+async function answerConsent(c: Context<AppEnv>, rt: Runtime, tokens: PageTokens) {
+  const pageNonce = guard(c);
+  try {
+    return await decide(c, rt, tokens);
+  } catch (err) {
+    if (err instanceof Refusal) {
+      return refuse(c, err, pageNonce);
+    }
+    throw err;
+  }
+}
+
+/** The person's answer, sent back to the app: a code for the workspace picked, or a denial. */
+async function decide(c: Context<AppEnv>, rt: Runtime, tokens: PageTokens) {
+  const get = await fromForm(c);
+  const { clientId, redirectUri, scope, state } = checkAnswer(rt, tokens, get);
+  const decision = get('decision');
+  if (decision === 'deny') {
+    return c.redirect(redirectTo(redirectUri, { error: 'access_denied', state }), 302);
+  }
+  if (decision !== 'allow') {
+    throw new Refusal(400, 'No decision', 'decision must be allow or deny.');
+  }
+  const workspaceId = get('workspace_id');
+  if (typeof workspaceId !== 'string' || !rt.store.global.get('workspaces', workspaceId)) {
+    throw new Refusal(400, 'Unknown workspace', 'Pick one of the workspaces listed.');
+  }
+  const code = issueCode(rt, { clientId, redirectUri, workspaceId, scope });
+  return c.redirect(redirectTo(redirectUri, { code, state }), 302);
+}
+
+/** The request the form posts back, checked again and bound to the page svc showed for it. */
+function checkAnswer(rt: Runtime, tokens: PageTokens, get: Params) {
+  const { app, redirectUri } = checkClient(rt, get);
+  const scope = checkScope(get);
+  const state = checkState(get);
+  const token = get('page_token');
+  const binding = consentBinding({ clientId: app.client_id, redirectUri, state, scope });
+  if (!tokens.verify(binding, typeof token === 'string' ? token : undefined)) {
+    throw new Refusal(
+      403,
+      'Request refused',
+      'This answer did not come from the consent page svc showed, or that page has expired. Start again from the app.',
+    );
+  }
+  return { clientId: app.client_id, redirectUri, scope, state };
 }

@@ -22,18 +22,10 @@ function Example({ id, title, code }: { id: string; title: string; code: string 
   );
 }
 
-// spec, Signature verification and Delivery headers, told as a receiver needs it.
-/** GET /docs/signatures */
-export function signaturesPage(c: Context<AppEnv>) {
-  return c.html(
-    <Page
-      title="Verifying webhook signatures"
-      area="docs"
-      styles={['/_app/docs.css']}
-      scripts={['/_app/docs-copy.js']}
-    >
-      <h1>Verifying webhook signatures</h1>
-      <DocsNav current="/docs/signatures" />
+/** The header a delivery carries, and its two parts. */
+function TheHeader() {
+  return (
+    <>
       <p>
         Every delivery carries <code>X-Service-Signature</code>, so a receiver can tell it came from
         the service and was not changed or replayed on the way:
@@ -54,6 +46,14 @@ export function signaturesPage(c: Context<AppEnv>) {
           being rotated)
         </dd>
       </dl>
+    </>
+  );
+}
+
+/** What a receiver does with each delivery. */
+function TheRule() {
+  return (
+    <>
       <h2>The rule</h2>
       <ol>
         <li>
@@ -76,6 +76,14 @@ export function signaturesPage(c: Context<AppEnv>) {
           clock, either way: a replay of an old delivery fails even with a valid signature.
         </li>
       </ol>
+    </>
+  );
+}
+
+/** Rotation, and what to do once a delivery is verified. */
+function AfterVerifying() {
+  return (
+    <>
       <p>
         <strong>Rotating a secret:</strong> for 24 hours the new and the old secret both sign each
         delivery, so it carries two <code>v1</code> values. A receiver that still holds the old
@@ -88,6 +96,13 @@ export function signaturesPage(c: Context<AppEnv>) {
         processed: retries and resends repeat it. A retry can arrive after a newer event, so compare{' '}
         <code>event_at</code> or <code>updated_at</code> before overwriting.
       </p>
+    </>
+  );
+}
+
+function Examples() {
+  return (
+    <>
       <Example id="typescript" title="TypeScript (Node)" code={TYPESCRIPT_EXAMPLE} />
       <Example id="python" title="Python" code={PYTHON_EXAMPLE} />
       <Example
@@ -100,6 +115,13 @@ export function signaturesPage(c: Context<AppEnv>) {
         title="curl and openssl: send a signed delivery to your receiver"
         code={CURL_SEND_EXAMPLE}
       />
+    </>
+  );
+}
+
+function TryingItOut() {
+  return (
+    <>
       <h2>Trying it out</h2>
       <p>
         <code>svc webhook listen --server</code> subscribes a receiver that verifies every delivery
@@ -108,6 +130,27 @@ export function signaturesPage(c: Context<AppEnv>) {
         <code>event_test: true</code>. See also the <a href="/docs/errors">error codes</a> and the{' '}
         <a href="/docs#/Webhooks">webhook operations</a>.
       </p>
+    </>
+  );
+}
+
+// spec, Signature verification and Delivery headers, told as a receiver needs it.
+/** GET /docs/signatures */
+export function signaturesPage(c: Context<AppEnv>) {
+  return c.html(
+    <Page
+      title="Verifying webhook signatures"
+      area="docs"
+      styles={['/_app/docs.css']}
+      scripts={['/_app/docs-copy.js']}
+    >
+      <h1>Verifying webhook signatures</h1>
+      <DocsNav current="/docs/signatures" />
+      <TheHeader />
+      <TheRule />
+      <AfterVerifying />
+      <Examples />
+      <TryingItOut />
     </Page>,
   );
 }

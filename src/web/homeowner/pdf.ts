@@ -112,70 +112,94 @@ function wrap(text: string, size: number, max: number): number[][] {
   return lines;
 }
 
+const WIDTH = PAGE_W - 2 * MARGIN;
+
+/** The pages laid out so far, and the baseline of the line last placed on the newest one. */
+class Pen {
+  readonly pages: string[][] = [[]];
+  y = PAGE_H - MARGIN;
+
+  /** Moves down `h` for the next line, on a new page when it would run past the bottom margin. */
+  room(h: number): void {
+    if (this.y - h < BOTTOM) {
+      this.pages.push([]);
+      this.y = PAGE_H - MARGIN;
+    }
+    this.y -= h;
+  }
+
+  put(bytes: readonly number[], x: number, font: 'F1' | 'F2', size: number): void {
+    this.draw(
+      `BT /${font} ${size} Tf ${x.toFixed(2)} ${this.y.toFixed(2)} Td ${literal(bytes)} Tj ET`,
+    );
+  }
+
+  draw(op: string): void {
+    this.pages[this.pages.length - 1]?.push(op);
+  }
+}
+
 /** Lays blocks out on pages: each page's content stream. */
 function layout(blocks: readonly Block[]): string[] {
-  const pages: string[][] = [[]];
-  let y = PAGE_H - MARGIN;
-  const room = (h: number) => {
-    if (y - h < BOTTOM) {
-      pages.push([]);
-      y = PAGE_H - MARGIN;
-    }
-    y -= h;
-  };
-  const put = (bytes: readonly number[], x: number, font: 'F1' | 'F2', size: number) => {
-    pages[pages.length - 1]?.push(
-      `BT /${font} ${size} Tf ${x.toFixed(2)} ${y.toFixed(2)} Td ${literal(bytes)} Tj ET`,
-    );
-  };
-  const width = PAGE_W - 2 * MARGIN;
+  const pen = new Pen();
   for (const b of blocks) {
-    switch (b.kind) {
-      case 'title':
-      case 'heading': {
-        const size = b.kind === 'title' ? 18 : 12.5;
-        y -= b.kind === 'heading' ? 8 : 0;
-        for (const line of wrap(b.text, size, width)) {
-          room(size * 1.3);
-          put(line, MARGIN, 'F2', size);
-        }
-        break;
-      }
-      case 'text':
-        for (const line of wrap(b.text, 10, width)) {
-          room(13.5);
-          put(line, MARGIN, 'F1', 10);
-        }
-        break;
-      case 'row': {
-        const right = encode(b.right);
-        const rightW = widthOf(right, 10);
-        const indent = b.indent ?? 0;
-        const lines = wrap(b.left, 10, width - indent - rightW - 18);
-        lines.forEach((line, i) => {
-          room(13.5);
-          put(line, MARGIN + indent, b.bold ? 'F2' : 'F1', 10);
-          if (i === 0 && right.length > 0) {
-            put(right, PAGE_W - MARGIN - rightW, b.bold ? 'F2' : 'F1', 10);
-          }
-        });
-        break;
-      }
-      case 'rule':
-        room(8);
-        pages[pages.length - 1]?.push(
-          `0.6 w ${MARGIN} ${(y + 4).toFixed(2)} m ${PAGE_W - MARGIN} ${(y + 4).toFixed(2)} l S`,
-        );
-        break;
-      case 'space':
-        room(8);
-        break;
-    }
+    place(pen, b);
   }
-  return pages.map((ops, i) => {
-    const footer = encode(`Page ${i + 1} of ${pages.length}`);
+  return pen.pages.map((ops, i) => {
+    const footer = encode(`Page ${i + 1} of ${pen.pages.length}`);
     const x = PAGE_W - MARGIN - widthOf(footer, 8);
     return [...ops, `BT /F1 8 Tf ${x.toFixed(2)} 36 Td ${literal(footer)} Tj ET`].join('\n');
+  });
+}
+
+function place(pen: Pen, b: Block): void {
+  switch (b.kind) {
+    case 'title':
+    case 'heading':
+      placeHeading(pen, b.kind, b.text);
+      break;
+    case 'text':
+      for (const line of wrap(b.text, 10, WIDTH)) {
+        pen.room(13.5);
+        pen.put(line, MARGIN, 'F1', 10);
+      }
+      break;
+    case 'row':
+      placeRow(pen, b);
+      break;
+    case 'rule':
+      pen.room(8);
+      pen.draw(
+        `0.6 w ${MARGIN} ${(pen.y + 4).toFixed(2)} m ${PAGE_W - MARGIN} ${(pen.y + 4).toFixed(2)} l S`,
+      );
+      break;
+    case 'space':
+      pen.room(8);
+      break;
+  }
+}
+
+function placeHeading(pen: Pen, kind: 'title' | 'heading', text: string): void {
+  const size = kind === 'title' ? 18 : 12.5;
+  pen.y -= kind === 'heading' ? 8 : 0;
+  for (const line of wrap(text, size, WIDTH)) {
+    pen.room(size * 1.3);
+    pen.put(line, MARGIN, 'F2', size);
+  }
+}
+
+/** A row's text wrapped beside its amount, the amount on the first line, flush right. */
+function placeRow(pen: Pen, b: Extract<Block, { kind: 'row' }>): void {
+  const right = encode(b.right);
+  const rightW = widthOf(right, 10);
+  const indent = b.indent ?? 0;
+  const lines = wrap(b.left, 10, WIDTH - indent - rightW - 18);
+  lines.forEach((line, i) => {
+    pen.room(13.5);
+    pen.put(line, MARGIN + indent, b.bold ? 'F2' : 'F1', 10);
+    if (i === 0 && right.length > 0) {
+      pen.put(right, PAGE_W - MARGIN - rightW, b.bold ? 'F2' : 'F1', 10);
+    }
   });
 }
 

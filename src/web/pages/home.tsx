@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../platform/app-env';
+import type { Workspace } from '../../platform/auth/records';
 import type { Runtime } from '../../platform/runtime';
 import { Page } from '../ui/layout';
 import { Badge, count } from '../ui/parts';
@@ -10,6 +11,81 @@ import { Badge, count } from '../ui/parts';
 
 const COUNTED = ['jobs', 'contacts', 'tasks', 'pins'] as const;
 
+type Store = Runtime['store'];
+
+function Start({ origin }: { origin: string }) {
+  return (
+    <div class="card">
+      <ul>
+        <li>
+          base URL: <code>{`${origin}/v1`}</code> (every call needs a key:{' '}
+          <code>Authorization: Bearer …</code>)
+        </li>
+        <li>
+          <a href="/v1/openapi.json">the API's OpenAPI document</a>
+        </li>
+        <li>
+          <a href="/__admin/openapi.json">the control API's OpenAPI document</a> (
+          <code>/__admin</code>, no key)
+        </li>
+        <li>
+          <a href="/docs/errors">error codes</a>
+        </li>
+      </ul>
+    </div>
+  );
+}
+
+function WorkspaceRow({ store, ws }: { store: Store; ws: Workspace }) {
+  // Stored records, the 30-day trash included: a count costs nothing this way.
+  const scoped = store.workspace(ws.id);
+  return (
+    <tr>
+      <td>
+        <a href={`/workspaces/${ws.id}`}>{ws.name}</a>
+      </td>
+      <td>
+        <code>{ws.id}</code>
+      </td>
+      <td>
+        {ws.subscription_active ? <Badge tone="ok">on</Badge> : <Badge tone="bad">off</Badge>}
+      </td>
+      {COUNTED.map((coll) => (
+        <td class="money">{count(scoped.count(coll))}</td>
+      ))}
+    </tr>
+  );
+}
+
+function Workspaces({ store, workspaces }: { store: Store; workspaces: readonly Workspace[] }) {
+  if (workspaces.length === 0) {
+    return (
+      <p class="muted">
+        None yet: <code>POST /__admin/workspaces</code> makes one.
+      </p>
+    );
+  }
+  return (
+    <table>
+      <thead>
+        <tr>
+          <th>Name</th>
+          <th>Id</th>
+          <th>Subscription</th>
+          {COUNTED.map((coll) => (
+            <th class="money">{coll}</th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {workspaces.map((ws) => (
+          <WorkspaceRow store={store} ws={ws} />
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 export function homePage(rt: Pick<Runtime, 'store'>) {
   return new Hono<AppEnv>().get('/', (c) => {
     const origin = new URL(c.req.url).origin;
@@ -19,69 +95,9 @@ export function homePage(rt: Pick<Runtime, 'store'>) {
     return c.html(
       <Page title="Workspaces">
         <h1>svc: Workspace Operations REST API v1</h1>
-        <div class="card">
-          <ul>
-            <li>
-              base URL: <code>{`${origin}/v1`}</code> (every call needs a key:{' '}
-              <code>Authorization: Bearer …</code>)
-            </li>
-            <li>
-              <a href="/v1/openapi.json">the API's OpenAPI document</a>
-            </li>
-            <li>
-              <a href="/__admin/openapi.json">the control API's OpenAPI document</a> (
-              <code>/__admin</code>, no key)
-            </li>
-            <li>
-              <a href="/docs/errors">error codes</a>
-            </li>
-          </ul>
-        </div>
+        <Start origin={origin} />
         <h2>Workspaces</h2>
-        {workspaces.length === 0 ? (
-          <p class="muted">
-            None yet: <code>POST /__admin/workspaces</code> makes one.
-          </p>
-        ) : (
-          <table>
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Id</th>
-                <th>Subscription</th>
-                {COUNTED.map((coll) => (
-                  <th class="money">{coll}</th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {workspaces.map((ws) => {
-                // Stored records, the 30-day trash included: a count costs nothing this way.
-                const scoped = rt.store.workspace(ws.id);
-                return (
-                  <tr>
-                    <td>
-                      <a href={`/workspaces/${ws.id}`}>{ws.name}</a>
-                    </td>
-                    <td>
-                      <code>{ws.id}</code>
-                    </td>
-                    <td>
-                      {ws.subscription_active ? (
-                        <Badge tone="ok">on</Badge>
-                      ) : (
-                        <Badge tone="bad">off</Badge>
-                      )}
-                    </td>
-                    {COUNTED.map((coll) => (
-                      <td class="money">{count(scoped.count(coll))}</td>
-                    ))}
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        )}
+        <Workspaces store={rt.store} workspaces={workspaces} />
       </Page>,
     );
   });

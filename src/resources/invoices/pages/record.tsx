@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../../platform/app-env';
 import type { PageDeps } from '../../../platform/family';
+import type { ServiceContext } from '../../../platform/service-context';
 import { Page } from '../../../web/ui/layout';
 import { Lines } from '../../../web/ui/lines';
 import { notFoundPage } from '../../../web/ui/not-found';
@@ -9,6 +10,7 @@ import { Badge, Empty, Facts, money, pathOf, type Tone, text, when } from '../..
 import { recordOf } from '../../../web/ui/record-of';
 import { contactName } from '../../contacts/api';
 import { presentInvoice } from '../present';
+import type { Invoice } from '../schema';
 
 // Which statuses a badge shows as good news, as waiting on someone, or as trouble.
 const TONE: Record<string, Tone> = {
@@ -28,6 +30,85 @@ export const invoiceTone = (status: string): Tone => TONE[status];
 
 const CAP = 100;
 
+type InvoiceOut = ReturnType<typeof presentInvoice>;
+
+interface Shown {
+  ctx: ServiceContext;
+  rec: Invoice;
+}
+
+/** Whom the invoice bills: a link to the contact's page, or a dash. */
+function Bills({ ctx, rec }: Shown) {
+  const contact = rec.contact_id === null ? undefined : ctx.ws.get('contacts', rec.contact_id);
+  return contact ? <a href={`/contacts/${contact.id}`}>{contactName(contact)}</a> : <>—</>;
+}
+
+function Details({ ctx, rec, out }: Shown & { out: InvoiceOut }) {
+  return (
+    <Facts
+      rows={[
+        ['Title', text(out.title)],
+        ['Job', <JobLink ctx={ctx} jobId={rec.job_id} />],
+        ['Bills', <Bills ctx={ctx} rec={rec} />],
+        ['Purpose', text(out.purpose)],
+        [
+          'Estimate',
+          out.estimate_id ? <a href={`/estimates/${out.estimate_id}`}>the estimate</a> : '—',
+        ],
+        ['Subtotal', money(out.subtotal)],
+        ['Discount', money(out.discount_amount)],
+        ['Tax', money(out.tax_amount)],
+        ['Late fee', money(out.late_fee_amount)],
+        ['Total', money(out.total_amount)],
+        ['Paid', money(out.amount_paid)],
+        ['Balance due', money(out.balance_due)],
+        ['Issued', text(out.issue_date)],
+        ['Due', text(out.due_date)],
+        ['Sent', when(out.sent_at)],
+        ['Paid in full', when(out.paid_at)],
+        ['Id', <code>{out.id}</code>],
+      ]}
+    />
+  );
+}
+
+/** The PDF and, while the invoice is out, the homeowner's pay page. */
+function Links({ out }: { out: InvoiceOut }) {
+  return (
+    <p>
+      {out.pdf_url ? <a href={pathOf(out.pdf_url)}>PDF</a> : null}
+      {out.payment_url ? (
+        <>
+          {' · '}
+          <a href={pathOf(out.payment_url)}>The homeowner's pay page</a>
+        </>
+      ) : null}
+    </p>
+  );
+}
+
+function Payments({ ctx, rec }: Shown) {
+  const payments = ctx.ws.scan('payments', { where: (p) => p.invoice_id === rec.id, limit: CAP });
+  return (
+    <>
+      <h2>Payments</h2>
+      {payments.items.length === 0 ? <Empty what="payments against it" /> : null}
+      <ul>
+        {payments.items.map((p) => (
+          <li>
+            <a href={`/payments/${p.id}`}>
+              {money(p.amount)} {p.is_refund ? 'refund' : p.payment_method}
+            </a>{' '}
+            <span class="muted">
+              {p.status} · {when(p.created_at)}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
 export function invoicePage(deps: PageDeps) {
   return new Hono<AppEnv>().get('/invoices/:id', (c) => {
     const found = recordOf(deps, c, 'invoices');
@@ -36,8 +117,6 @@ export function invoicePage(deps: PageDeps) {
     }
     const { ctx, rec } = found;
     const out = presentInvoice(ctx, rec);
-    const payments = ctx.ws.scan('payments', { where: (p) => p.invoice_id === rec.id, limit: CAP });
-    const contact = rec.contact_id === null ? undefined : ctx.ws.get('contacts', rec.contact_id);
     const title = `Invoice ${out.invoice_number ?? ''}`.trim();
     return c.html(
       <Page title={title}>
@@ -47,59 +126,12 @@ export function invoicePage(deps: PageDeps) {
         </h1>
         <DeletedJobNotice ctx={ctx} jobId={rec.job_id} />
         <div class="card">
-          <Facts
-            rows={[
-              ['Title', text(out.title)],
-              ['Job', <JobLink ctx={ctx} jobId={rec.job_id} />],
-              [
-                'Bills',
-                contact ? <a href={`/contacts/${contact.id}`}>{contactName(contact)}</a> : '—',
-              ],
-              ['Purpose', text(out.purpose)],
-              [
-                'Estimate',
-                out.estimate_id ? <a href={`/estimates/${out.estimate_id}`}>the estimate</a> : '—',
-              ],
-              ['Subtotal', money(out.subtotal)],
-              ['Discount', money(out.discount_amount)],
-              ['Tax', money(out.tax_amount)],
-              ['Late fee', money(out.late_fee_amount)],
-              ['Total', money(out.total_amount)],
-              ['Paid', money(out.amount_paid)],
-              ['Balance due', money(out.balance_due)],
-              ['Issued', text(out.issue_date)],
-              ['Due', text(out.due_date)],
-              ['Sent', when(out.sent_at)],
-              ['Paid in full', when(out.paid_at)],
-              ['Id', <code>{out.id}</code>],
-            ]}
-          />
-          <p>
-            {out.pdf_url ? <a href={pathOf(out.pdf_url)}>PDF</a> : null}
-            {out.payment_url ? (
-              <>
-                {' · '}
-                <a href={pathOf(out.payment_url)}>The homeowner's pay page</a>
-              </>
-            ) : null}
-          </p>
+          <Details ctx={ctx} rec={rec} out={out} />
+          <Links out={out} />
         </div>
         <h2>Lines</h2>
         <Lines lines={rec.line_items} />
-        <h2>Payments</h2>
-        {payments.items.length === 0 ? <Empty what="payments against it" /> : null}
-        <ul>
-          {payments.items.map((p) => (
-            <li>
-              <a href={`/payments/${p.id}`}>
-                {money(p.amount)} {p.is_refund ? 'refund' : p.payment_method}
-              </a>{' '}
-              <span class="muted">
-                {p.status} · {when(p.created_at)}
-              </span>
-            </li>
-          ))}
-        </ul>
+        <Payments ctx={ctx} rec={rec} />
       </Page>,
     );
   });

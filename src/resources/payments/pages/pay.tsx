@@ -2,6 +2,8 @@ import { type Context, Hono } from 'hono';
 import { type AppEnv, appUrlFor } from '../../../platform/app-env';
 import { ApiError } from '../../../platform/errors';
 import type { PageDeps } from '../../../platform/family';
+import type { PageTokens } from '../../../platform/http/page-tokens';
+import type { Runtime } from '../../../platform/runtime';
 import type { ServiceContext } from '../../../platform/service-context';
 import { money } from '../../../web/homeowner/format';
 import { formLimit, found, readForm, refused } from '../../../web/homeowner/forms';
@@ -89,95 +91,113 @@ function amountProblem(h: Held, amount: number | undefined): string | undefined 
 }
 
 export function payPages({ rt, tokens }: PageDeps) {
-  const held = (c: Context<AppEnv>): Held | undefined => {
-    const h = lookup(rt, 'invoices', c.req.param('id') ?? '', appUrlFor(rt.config, c.req.url));
-    const rec = h && found(() => getInvoice(h.ctx, h.rec.id));
-    return h && rec ? { ctx: h.ctx, rec } : undefined;
-  };
-  const render = (
-    c: Context<AppEnv>,
-    h: Held,
-    status: 200 | 400 | 409,
-    extra: Pick<PayView, 'error' | 'notice' | 'receipt' | 'filled'> = {},
-  ) =>
-    c.html(
-      <PayPage
-        v={{
-          rec: h.rec,
-          doc: invoiceDoc(h.ctx, h.rec),
-          why: whyNot(h),
-          token: tokens.issue(payBinding(h.rec.id, String(h.rec.amount_paid))),
-          ...extra,
-        }}
-      />,
-      status,
-    );
-
   return new Hono<AppEnv>()
-    .get('/pay/:id', (c) => {
-      const h = held(c);
-      if (!h) {
-        return notFoundPage(c, 'invoice', 'homeowner');
-      }
-      // decisions.md: opening the pay page while it is on is the homeowner opening the invoice.
-      const opened = whyNot(h) === undefined && c.req.method !== 'HEAD';
-      const rec = opened ? viewInvoice(h.ctx, h.rec.id) : h.rec;
-      const paid = c.req.query('receipt');
-      const receipt = paid ? h.ctx.ws.get('payments', paid.toLowerCase()) : undefined;
-      return render(c, { ...h, rec }, 200, {
-        receipt: receipt?.invoice_id === rec.id && receipt.online ? receipt : undefined,
-      });
-    })
-    .post('/pay/:id', formLimit, async (c) => {
-      const h = held(c);
-      if (!h) {
-        return notFoundPage(c, 'invoice', 'homeowner');
-      }
-      const form = await readForm(c);
-      const paidBefore = form.paid_before ?? '';
-      if (!tokens.verify(payBinding(h.rec.id, paidBefore), form.page_token)) {
-        return refused(c);
-      }
-      if (whyNot(h) !== undefined) {
-        return render(c, h, 409);
-      }
-      if (paidBefore !== String(h.rec.amount_paid)) {
-        return render(c, h, 409, {
-          notice: `A payment was recorded since this page was opened: the balance due is now ${money(h.rec.balance_due)}. Nothing was charged.`,
-        });
-      }
-      const filled = { amount: form.amount, card_name: form.card_name };
-      const amount = parseAmount(form.amount ?? '');
-      const cardName = (form.card_name ?? '').trim();
-      const problem =
-        amountProblem(h, amount) ??
-        (cardName === '' || cardName.length > 200 ? 'Enter the name on the card.' : undefined);
-      if (problem !== undefined || amount === undefined || h.rec.job_id === null) {
-        return render(c, h, 400, { error: problem, filled });
-      }
-      try {
-        const payment = createPayment(
-          h.ctx,
-          PaymentCreateSchema.parse({
-            job_id: h.rec.job_id,
-            invoice_id: h.rec.id,
-            amount,
-            payment_type:
-              (h.rec.purpose && PAYMENT_TYPE[h.rec.purpose as keyof typeof PAYMENT_TYPE]) ??
-              'other',
-            payer_type: 'homeowner',
-            payment_method: 'card',
-            notes: `Paid online; name on card: ${cardName}`,
-          }),
-          { online: true },
-        );
-        // Post, then redirect: a reload shows the receipt instead of paying again.
-        return c.redirect(`/pay/${h.rec.id}?receipt=${payment.id}`, 303);
-      } catch (err) {
-        if (err instanceof ApiError && err.code === 'invalid_request') {
-          return render(c, h, 400, { error: err.message, filled });
-        }
-        throw err;
-      }
+    .get('/pay/:id', (c) => showPayPage(c, rt, tokens))
+    .post('/pay/:id', formLimit, (c) => takePayment(c, rt, tokens));
+}
+
+/** The invoice the address names, read afresh; undefined for the 404 page. */
+function held(rt: Runtime, c: Context<AppEnv>): Held | undefined {
+  const h = lookup(rt, 'invoices', c.req.param('id') ?? '', appUrlFor(rt.config, c.req.url));
+  const rec = h && found(() => getInvoice(h.ctx, h.rec.id));
+  return h && rec ? { ctx: h.ctx, rec } : undefined;
+}
+
+function render(
+  c: Context<AppEnv>,
+  tokens: PageTokens,
+  h: Held,
+  status: 200 | 400 | 409,
+  extra: Pick<PayView, 'error' | 'notice' | 'receipt' | 'filled'> = {},
+) {
+  return c.html(
+    <PayPage
+      v={{
+        rec: h.rec,
+        doc: invoiceDoc(h.ctx, h.rec),
+        why: whyNot(h),
+        token: tokens.issue(payBinding(h.rec.id, String(h.rec.amount_paid))),
+        ...extra,
+      }}
+    />,
+    status,
+  );
+}
+
+function showPayPage(c: Context<AppEnv>, rt: Runtime, tokens: PageTokens) {
+  const h = held(rt, c);
+  if (!h) {
+    return notFoundPage(c, 'invoice', 'homeowner');
+  }
+  // decisions.md: opening the pay page while it is on is the homeowner opening the invoice.
+  const opened = whyNot(h) === undefined && c.req.method !== 'HEAD';
+  const rec = opened ? viewInvoice(h.ctx, h.rec.id) : h.rec;
+  const paid = c.req.query('receipt');
+  const receipt = paid ? h.ctx.ws.get('payments', paid.toLowerCase()) : undefined;
+  return render(c, tokens, { ...h, rec }, 200, {
+    receipt: receipt?.invoice_id === rec.id && receipt.online ? receipt : undefined,
+  });
+}
+
+/** The form's post: refused, shown again (off, stale or wrong), or paid and redirected. */
+async function takePayment(c: Context<AppEnv>, rt: Runtime, tokens: PageTokens) {
+  const h = held(rt, c);
+  if (!h) {
+    return notFoundPage(c, 'invoice', 'homeowner');
+  }
+  const form = await readForm(c);
+  const paidBefore = form.paid_before ?? '';
+  if (!tokens.verify(payBinding(h.rec.id, paidBefore), form.page_token)) {
+    return refused(c);
+  }
+  if (whyNot(h) !== undefined) {
+    return render(c, tokens, h, 409);
+  }
+  if (paidBefore !== String(h.rec.amount_paid)) {
+    return render(c, tokens, h, 409, {
+      notice: `A payment was recorded since this page was opened: the balance due is now ${money(h.rec.balance_due)}. Nothing was charged.`,
     });
+  }
+  return charge(c, tokens, h, form);
+}
+
+/** A fresh form's amount and name checked, then the payment made as POST /payments makes it. */
+function charge(c: Context<AppEnv>, tokens: PageTokens, h: Held, form: Record<string, string>) {
+  const filled = { amount: form.amount, card_name: form.card_name };
+  const amount = parseAmount(form.amount ?? '');
+  const cardName = (form.card_name ?? '').trim();
+  const problem =
+    amountProblem(h, amount) ??
+    (cardName === '' || cardName.length > 200 ? 'Enter the name on the card.' : undefined);
+  if (problem !== undefined || amount === undefined || h.rec.job_id === null) {
+    return render(c, tokens, h, 400, { error: problem, filled });
+  }
+  try {
+    const payment = createPayment(
+      h.ctx,
+      PaymentCreateSchema.parse(onlinePayment(h, h.rec.job_id, amount, cardName)),
+      { online: true },
+    );
+    // Post, then redirect: a reload shows the receipt instead of paying again.
+    return c.redirect(`/pay/${h.rec.id}?receipt=${payment.id}`, 303);
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'invalid_request') {
+      return render(c, tokens, h, 400, { error: err.message, filled });
+    }
+    throw err;
+  }
+}
+
+/** The body of the payment, as a POST /payments would send it. */
+function onlinePayment(h: Held, jobId: string, amount: number, cardName: string) {
+  return {
+    job_id: jobId,
+    invoice_id: h.rec.id,
+    amount,
+    payment_type:
+      (h.rec.purpose && PAYMENT_TYPE[h.rec.purpose as keyof typeof PAYMENT_TYPE]) ?? 'other',
+    payer_type: 'homeowner',
+    payment_method: 'card',
+    notes: `Paid online; name on card: ${cardName}`,
+  };
 }

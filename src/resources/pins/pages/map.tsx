@@ -60,7 +60,13 @@ function scaleBar(pxPerMile: number): { miles: number; label: string } {
   return { miles, label };
 }
 
-export function PinMap({ center, nearby }: { center: Pin; nearby: readonly Nearby[] }) {
+interface Point {
+  x: string;
+  y: string;
+}
+
+/** Where on the map each pin goes: the centre in the middle, the farthest pin near an edge. */
+function project(center: Pin, nearby: readonly Nearby[]) {
   const milesPerDegLon = MILES_PER_DEG_LAT * Math.cos((center.latitude * Math.PI) / 180);
   const offset = (p: Pin) => ({
     dx: (p.longitude - center.longitude) * milesPerDegLon,
@@ -74,12 +80,47 @@ export function PinMap({ center, nearby }: { center: Pin; nearby: readonly Nearb
     }),
   );
   const pxPerMile = H / 2 / (reach * 1.15);
-  const at = (p: Pin) => {
+  const at = (p: Pin): Point => {
     const { dx, dy } = offset(p);
     return { x: (W / 2 + dx * pxPerMile).toFixed(1), y: (H / 2 - dy * pxPerMile).toFixed(1) };
   };
+  return { pxPerMile, at };
+}
+
+/** A pin near the centre: a dot linking to its page, its address and result on hover. */
+function NearbyDot({ pin, p }: { pin: Pin; p: Point }) {
+  return (
+    <a href={`/pins/${pin.id}`}>
+      <title>{`${pin.address ?? 'Pin'}: ${pin.knock_result ?? pin.pin_type}`}</title>
+      <circle cx={p.x} cy={p.y} r="6" fill={pinColour(pin)} stroke="#fff" stroke-width="1.5" />
+    </a>
+  );
+}
+
+function ScaleBar({ pxPerMile }: { pxPerMile: number }) {
   const bar = scaleBar(pxPerMile);
   const barPx = bar.miles * pxPerMile;
+  return (
+    <g transform={`translate(20 ${H - 24})`}>
+      <line x1="0" y1="0" x2={barPx.toFixed(1)} y2="0" stroke="#101726" stroke-width="2" />
+      <line x1="0" y1="-5" x2="0" y2="5" stroke="#101726" stroke-width="2" />
+      <line
+        x1={barPx.toFixed(1)}
+        y1="-5"
+        x2={barPx.toFixed(1)}
+        y2="5"
+        stroke="#101726"
+        stroke-width="2"
+      />
+      <text x="0" y="-9" font-size="12" fill="#101726" class="scale">
+        {bar.label}
+      </text>
+    </g>
+  );
+}
+
+export function PinMap({ center, nearby }: { center: Pin; nearby: readonly Nearby[] }) {
+  const { pxPerMile, at } = project(center, nearby);
   const c = at(center);
   return (
     <svg
@@ -89,41 +130,14 @@ export function PinMap({ center, nearby }: { center: Pin; nearby: readonly Nearb
       aria-label={`Map of ${nearby.length + 1} pins around ${center.address ?? 'the pin'}`}
       xmlns="http://www.w3.org/2000/svg"
     >
-      {nearby.map(({ pin }) => {
-        const p = at(pin);
-        return (
-          <a href={`/pins/${pin.id}`}>
-            <title>{`${pin.address ?? 'Pin'}: ${pin.knock_result ?? pin.pin_type}`}</title>
-            <circle
-              cx={p.x}
-              cy={p.y}
-              r="6"
-              fill={pinColour(pin)}
-              stroke="#fff"
-              stroke-width="1.5"
-            />
-          </a>
-        );
-      })}
+      {nearby.map(({ pin }) => (
+        <NearbyDot pin={pin} p={at(pin)} />
+      ))}
       <circle cx={c.x} cy={c.y} r="11" fill={pinColour(center)} stroke="#101726" stroke-width="3" />
       <text x={Number(c.x) + 14} y={Number(c.y) + 4} font-size="13" fill="#101726">
         {center.address ?? 'this pin'}
       </text>
-      <g transform={`translate(20 ${H - 24})`}>
-        <line x1="0" y1="0" x2={barPx.toFixed(1)} y2="0" stroke="#101726" stroke-width="2" />
-        <line x1="0" y1="-5" x2="0" y2="5" stroke="#101726" stroke-width="2" />
-        <line
-          x1={barPx.toFixed(1)}
-          y1="-5"
-          x2={barPx.toFixed(1)}
-          y2="5"
-          stroke="#101726"
-          stroke-width="2"
-        />
-        <text x="0" y="-9" font-size="12" fill="#101726" class="scale">
-          {bar.label}
-        </text>
-      </g>
+      <ScaleBar pxPerMile={pxPerMile} />
       <text x={W - 20} y="24" font-size="14" text-anchor="end" fill="#101726">
         N ↑
       </text>
