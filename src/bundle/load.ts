@@ -30,27 +30,7 @@ const byId = (records: readonly StoredRecord[]) =>
 export async function loadBundle(rt: Runtime, bundle: Bundle): Promise<ServedKey[]> {
   const snap = bundle.snapshot;
   under('snapshot', () => checkFrame(snap));
-  const faults = bundle.faults.map((fault, i) => {
-    const input = FaultInputSchema.safeParse({
-      match: fault.match,
-      action: fault.action,
-      ...(fault.remaining === null ? {} : { times: Math.max(fault.remaining, 1) }),
-      probability: fault.probability,
-      seed: fault.seed,
-    });
-    if (!input.success) {
-      const issue = input.error.issues[0];
-      throw new ApiError(
-        'invalid_request',
-        issue?.message ?? 'not a fault',
-        `faults[${i}]${issue?.path.length ? `.${fieldOf(issue.path)}` : ''}`,
-      );
-    }
-    if (bundle.faults.findIndex((f) => f.id === fault.id) !== i) {
-      throw new ApiError('invalid_request', `two faults have id ${fault.id}`, `faults[${i}].id`);
-    }
-    return fault as unknown as Fault;
-  });
+  const faults = checkedFaults(bundle);
   const fresh: ServedKey[] = [];
   const keys = snap.keys.map(({ hash: _hash, ...key }) => {
     const secret = randomToken(API_KEY_PREFIX);
@@ -81,21 +61,7 @@ export async function loadBundle(rt: Runtime, bundle: Bundle): Promise<ServedKey
       ),
     },
   };
-  // A refusal names the record where the bundle holds it: snapshot.collections.jobs[1].name.
-  const places = new Map(
-    Object.entries(snap.collections).map(([coll, list]) => [
-      coll,
-      new Map(list.map((rec, i) => [rec.id, i])),
-    ]),
-  );
-  await importStore(
-    rt,
-    store,
-    () => (coll, _at, rec) =>
-      coll === 'deliveries'
-        ? `deliveries[${bundle.deliveries.findIndex((d) => d.id === rec.id)}]`
-        : `snapshot.collections.${coll}[${places.get(coll)?.get(rec.id) ?? 0}]`,
-  );
+  await importStore(rt, store, () => placeIn(bundle));
   faults.forEach((fault, i) => {
     under(`faults[${i}]`, () => checkNames(rt, fault.match));
     rt.faults.restore(fault);
@@ -107,4 +73,43 @@ export async function loadBundle(rt: Runtime, bundle: Bundle): Promise<ServedKey
     });
   }
   return fresh;
+}
+
+/** The bundle's faults, each checked as POST /__admin/faults checks one; ids unique. */
+function checkedFaults(bundle: Bundle): Fault[] {
+  return bundle.faults.map((fault, i) => {
+    const input = FaultInputSchema.safeParse({
+      match: fault.match,
+      action: fault.action,
+      ...(fault.remaining === null ? {} : { times: Math.max(fault.remaining, 1) }),
+      probability: fault.probability,
+      seed: fault.seed,
+    });
+    if (!input.success) {
+      const issue = input.error.issues[0];
+      throw new ApiError(
+        'invalid_request',
+        issue?.message ?? 'not a fault',
+        `faults[${i}]${issue?.path.length ? `.${fieldOf(issue.path)}` : ''}`,
+      );
+    }
+    if (bundle.faults.findIndex((f) => f.id === fault.id) !== i) {
+      throw new ApiError('invalid_request', `two faults have id ${fault.id}`, `faults[${i}].id`);
+    }
+    return fault as unknown as Fault;
+  });
+}
+
+/** A refusal names the record where the bundle holds it: snapshot.collections.jobs[1].name. */
+function placeIn(bundle: Bundle) {
+  const places = new Map(
+    Object.entries(bundle.snapshot.collections).map(([coll, list]) => [
+      coll,
+      new Map(list.map((rec, i) => [rec.id, i])),
+    ]),
+  );
+  return (coll: string, _at: number, rec: StoredRecord) =>
+    coll === 'deliveries'
+      ? `deliveries[${bundle.deliveries.findIndex((d) => d.id === rec.id)}]`
+      : `snapshot.collections.${coll}[${places.get(coll)?.get(rec.id) ?? 0}]`;
 }

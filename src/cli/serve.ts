@@ -82,32 +82,47 @@ export function serveCommand(program: Command, hooks: Hooks): void {
  */
 const HEAP_GROWING_PERCENT = 50;
 
+type Running = Awaited<ReturnType<typeof startServer>>;
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+
 async function serve(flags: ServeFlags, hooks: Hooks): Promise<void> {
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
-  let running: Awaited<ReturnType<typeof startServer>>;
+  let running: Running;
   try {
     running = await startServer({
       port: flags.port,
       host: flags.host,
       data: flags.data,
       seed: flags.seed,
-      config: defaultConfig({
-        rateLimit: flags.rateLimit === 'off' ? null : flags.rateLimit,
-        allowLocalTargets: flags.allowLocalTargets,
-        webhookCoalesceMs: flags.webhookCoalesceMs,
-        cors: flags.cors === 'off' ? null : flags.cors,
-        requestLogMaxBytes:
-          flags.requestLogMaxBytes === 'off'
-            ? null
-            : (flags.requestLogMaxBytes ?? DEFAULT_MAX_BYTES),
-      }),
+      config: configOf(flags),
     });
   } catch (err) {
     process.stderr.write(`svc: ${(err as Error).message}\n`);
     process.exitCode = 1;
     return;
   }
-  const out = (line: string) => process.stdout.write(`${line}\n`);
+  banner(flags, running);
+  // The handlers are in place before the ready line: a harness may stop svc the moment it reads it.
+  const stop = stopper(running);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  out(`svc listening on ${running.url}`);
+  hooks.onWarm?.();
+}
+
+function configOf(flags: ServeFlags) {
+  return defaultConfig({
+    rateLimit: flags.rateLimit === 'off' ? null : flags.rateLimit,
+    allowLocalTargets: flags.allowLocalTargets,
+    webhookCoalesceMs: flags.webhookCoalesceMs,
+    cors: flags.cors === 'off' ? null : flags.cors,
+    requestLogMaxBytes:
+      flags.requestLogMaxBytes === 'off' ? null : (flags.requestLogMaxBytes ?? DEFAULT_MAX_BYTES),
+  });
+}
+
+function banner(flags: ServeFlags, running: Running): void {
   out(`svc ${SVC_VERSION}: Workspace Operations REST API v1 (revision ${API_REVISION})`);
   out(
     `  data      ${flags.data}${running.bundle ? ' (a support bundle: served in memory, never written to)' : running.created ? (flags.seed ? ' (new, seeded with a demo workspace)' : ' (new, empty)') : ''}`,
@@ -143,9 +158,12 @@ async function serve(flags: ServeFlags, hooks: Hooks): Promise<void> {
     out(`    write key  ${ws.keys.write.key}`);
     out(`    read key   ${ws.keys.read.key}`);
   }
-  // The handlers are in place before the ready line: a harness may stop svc the moment it reads it.
+}
+
+/** SIGINT or SIGTERM: a clean shutdown, and a second signal ends svc at once. */
+function stopper(running: Running): () => void {
   let signals = 0;
-  const stop = () => {
+  return () => {
     if (++signals > 1) {
       process.exit(1);
     }
@@ -167,14 +185,10 @@ async function serve(flags: ServeFlags, hooks: Hooks): Promise<void> {
       },
     );
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  out(`svc listening on ${running.url}`);
-  hooks.onWarm?.();
 }
 
 /** The seeded workspaces whose keys still work, re-derived from the seed the file records. */
-function demoWorkspaces(rt: Awaited<ReturnType<typeof startServer>>['rt']): SeededWorkspace[] {
+function demoWorkspaces(rt: Running['rt']): SeededWorkspace[] {
   const seeded = rt.store.global.get('meta', 'store')?.seeded;
   if (!seeded) {
     return [];

@@ -76,8 +76,7 @@ export function deliver(out: Outgoing, timeoutMs: number, stop: AbortSignal): Pr
       resolve({ status: null, error: 'invalid target URL', durationMs: 0, snippet: null });
       return;
     }
-    const lib = url.protocol === 'https:' ? https : http;
-    const agent = url.protocol === 'https:' ? agents['https:'] : agents['http:'];
+    const secure = url.protocol === 'https:';
     const body = Buffer.from(out.body);
     // Kept with the attempt: the delivery log shows what was sent, and it cannot be made again
     // later (it signs the second it went out, with the secrets valid then).
@@ -91,20 +90,11 @@ export function deliver(out: Outgoing, timeoutMs: number, stop: AbortSignal): Pr
         resolve({ ...result, signature: signed });
       }
     };
-    const req = lib.request(url, {
+    const req = (secure ? https : http).request(url, {
       method: 'POST',
-      agent,
+      agent: secure ? agents['https:'] : agents['http:'],
       signal: stop,
-      headers: {
-        'Content-Type': 'application/json',
-        'Content-Length': body.length,
-        'User-Agent': USER_AGENT,
-        'X-Service-Signature': signed,
-        'X-Service-Event': out.event,
-        'X-Service-Delivery': out.eventId,
-        'X-Service-Webhook-Id': out.webhookId,
-        'X-Service-Attempt': String(out.attempt),
-      },
+      headers: headersOf(out, body.length, signed),
     });
     const timer = setTimeout(() => {
       timedOut = true;
@@ -118,21 +108,8 @@ export function deliver(out: Outgoing, timeoutMs: number, stop: AbortSignal): Pr
         snippet: null,
       }),
     );
-    req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      let read = 0;
-      res.on('data', (chunk: Buffer) => {
-        if (read < SNIPPET) {
-          chunks.push(chunk);
-        }
-        read += chunk.length;
-        if (read > MAX_READ) {
-          res.destroy(); // enough read to log; the rest is not worth waiting for
-        }
-      });
-      const done = () => {
-        const status = res.statusCode ?? 0;
-        const text = Buffer.concat(chunks).toString('utf8').slice(0, SNIPPET);
+    req.on('response', (res) =>
+      readAnswer(res, (status, snippet) =>
         finish({
           status,
           error: timedOut
@@ -141,13 +118,52 @@ export function deliver(out: Outgoing, timeoutMs: number, stop: AbortSignal): Pr
               ? 'redirect (not followed)'
               : null,
           durationMs: elapsed(),
-          snippet: text === '' ? null : text,
-        });
-      };
-      res.on('end', done);
-      res.on('close', done);
-      res.on('error', () => done());
-    });
+          snippet,
+        }),
+      ),
+    );
     req.end(body);
   });
+}
+
+/** spec, Delivery headers. */
+function headersOf(out: Outgoing, length: number, signed: string): http.OutgoingHttpHeaders {
+  return {
+    'Content-Type': 'application/json',
+    'Content-Length': length,
+    'User-Agent': USER_AGENT,
+    'X-Service-Signature': signed,
+    'X-Service-Event': out.event,
+    'X-Service-Delivery': out.eventId,
+    'X-Service-Webhook-Id': out.webhookId,
+    'X-Service-Attempt': String(out.attempt),
+  };
+}
+
+/**
+ * Reads the receiver's answer: its status and the first SNIPPET characters of its body, for the
+ * log. `done` may be called more than once (the answer ends, then closes): the first call counts.
+ */
+function readAnswer(
+  res: http.IncomingMessage,
+  done: (status: number, snippet: string | null) => void,
+): void {
+  const chunks: Buffer[] = [];
+  let read = 0;
+  res.on('data', (chunk: Buffer) => {
+    if (read < SNIPPET) {
+      chunks.push(chunk);
+    }
+    read += chunk.length;
+    if (read > MAX_READ) {
+      res.destroy(); // enough read to log; the rest is not worth waiting for
+    }
+  });
+  const ended = () => {
+    const text = Buffer.concat(chunks).toString('utf8').slice(0, SNIPPET);
+    done(res.statusCode ?? 0, text === '' ? null : text);
+  };
+  res.on('end', ended);
+  res.on('close', ended);
+  res.on('error', () => ended());
 }

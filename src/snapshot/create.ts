@@ -32,6 +32,38 @@ export async function createFromSnapshot(
   name: string | undefined,
 ): Promise<MadeFromSnapshot> {
   checkFrame(snap);
+  const fresh = freshCopy(snap);
+  const wsId = fresh.workspace.id;
+  const oldFileIds = Object.keys(snap.file_bytes);
+  const newFileId = new Map(fresh.fileIds.map((to, i) => [oldFileIds[i], to]));
+  await writeBytes(rt, wsId, snap.file_bytes, (id) => newFileId.get(id) ?? id);
+  const now = rt.clock.iso();
+  return rt.store.transaction(
+    (tx) => {
+      const workspace = tx.global.put('workspaces', {
+        ...fresh.workspace,
+        id: wsId,
+        name: name ?? fresh.workspace.name,
+      });
+      const ws = tx.scope<Record<string, StoredRecord>>(wsId);
+      const written: Written = new Map();
+      const renewed = new Map<string, string>();
+      for (const [coll, records] of Object.entries(fresh.collections)) {
+        records.forEach((rec, at) => {
+          const own = renewSecrets(coll, rec, renewed);
+          ws.put(coll, own);
+          written.set(coll, [...(written.get(coll) ?? []), { rec: own, at }]);
+        });
+      }
+      checkShown(rt, wsId, written);
+      return { id: wsId, name: workspace.name, ...mintKeys(tx.global, wsId, fresh.keys, now) };
+    },
+    { quiet: true },
+  );
+}
+
+/** What the new workspace takes of the snapshot (its history aside), under fresh ids. */
+function freshCopy(snap: WorkspaceSnapshot) {
   const keyIds = new Set(snap.keys.map((k) => k.id));
   const collections = Object.fromEntries(
     Object.entries(snap.collections)
@@ -46,7 +78,7 @@ export async function createFromSnapshot(
     ...snap.keys.map((k) => k.id),
     ...Object.values(collections).flatMap((records) => records.map((r) => r.id)),
   ];
-  const fresh = withFreshIds(
+  return withFreshIds(
     {
       workspace: snap.workspace,
       keys: snap.keys,
@@ -55,63 +87,48 @@ export async function createFromSnapshot(
     },
     ids,
   );
-  const wsId = fresh.workspace.id;
-  const oldFileIds = Object.keys(snap.file_bytes);
-  const newFileId = new Map(fresh.fileIds.map((to, i) => [oldFileIds[i], to]));
-  await writeBytes(rt, wsId, snap.file_bytes, (id) => newFileId.get(id) ?? id);
-  const now = rt.clock.iso();
-  const renewed = new Map<string, string>();
-  return rt.store.transaction(
-    (tx) => {
-      const workspace = tx.global.put('workspaces', {
-        ...fresh.workspace,
-        id: wsId,
-        name: name ?? fresh.workspace.name,
-      });
-      const ws = tx.scope<Record<string, StoredRecord>>(wsId);
-      const written: Written = new Map();
-      for (const [coll, records] of Object.entries(fresh.collections)) {
-        records.forEach((rec, at) => {
-          const own = renewSecrets(coll, rec, renewed);
-          ws.put(coll, own);
-          written.set(coll, [...(written.get(coll) ?? []), { rec: own, at }]);
-        });
-      }
-      checkShown(rt, wsId, written);
-      const minted: MadeFromSnapshot['other_keys'] = [];
-      for (const key of fresh.keys) {
-        const made = mintApiKey(tx.global, {
-          id: key.id,
-          name: key.name,
-          access: key.access,
-          workspaceId: wsId,
-          now,
-        });
-        // The key keeps its history; only its secret is new.
-        tx.global.put('api_keys', {
-          ...made.record,
-          created_at: key.created_at,
-          revoked_at: key.revoked_at,
-        });
-        if (key.revoked_at === null) {
-          minted.push({ id: made.record.id, key: made.key, access: key.access, name: key.name });
-        }
-      }
-      const pick = (access: Access): KeyRef => {
-        const at = minted.findIndex((k) => k.access === access);
-        const found = at < 0 ? undefined : minted.splice(at, 1)[0];
-        if (found) {
-          return { id: found.id, key: found.key };
-        }
-        const name = access === 'write' ? 'Default key' : 'Read-only key';
-        const made = mintApiKey(tx.global, { workspaceId: wsId, name, access, now });
-        return { id: made.record.id, key: made.key };
-      };
-      const keys = { write: pick('write'), read: pick('read') };
-      return { id: wsId, name: workspace.name, keys, other_keys: minted };
-    },
-    { quiet: true },
-  );
+}
+
+/**
+ * Each of the snapshot's keys again, with a new secret; the live ones are shown once. The first
+ * live write and read keys are the workspace's keys; one it lacks is made.
+ */
+function mintKeys(
+  global: Parameters<typeof mintApiKey>[0],
+  wsId: string,
+  keys: WorkspaceSnapshot['keys'],
+  now: string,
+): Pick<MadeFromSnapshot, 'keys' | 'other_keys'> {
+  const minted: MadeFromSnapshot['other_keys'] = [];
+  for (const key of keys) {
+    const made = mintApiKey(global, {
+      id: key.id,
+      name: key.name,
+      access: key.access,
+      workspaceId: wsId,
+      now,
+    });
+    // The key keeps its history; only its secret is new.
+    global.put('api_keys', {
+      ...made.record,
+      created_at: key.created_at,
+      revoked_at: key.revoked_at,
+    });
+    if (key.revoked_at === null) {
+      minted.push({ id: made.record.id, key: made.key, access: key.access, name: key.name });
+    }
+  }
+  const pick = (access: Access): KeyRef => {
+    const at = minted.findIndex((k) => k.access === access);
+    const found = at < 0 ? undefined : minted.splice(at, 1)[0];
+    if (found) {
+      return { id: found.id, key: found.key };
+    }
+    const name = access === 'write' ? 'Default key' : 'Read-only key';
+    const made = mintApiKey(global, { workspaceId: wsId, name, access, now });
+    return { id: made.record.id, key: made.key };
+  };
+  return { keys: { write: pick('write'), read: pick('read') }, other_keys: minted };
 }
 
 /**

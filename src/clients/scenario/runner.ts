@@ -146,34 +146,60 @@ async function runOne(
   } catch (err) {
     return done('failed', `setting up its workspace failed: ${(err as Error).message}`);
   }
-  let result: ScenarioResult;
   session.signal = stop;
+  const outcome = await stepsOutcome(scenario, session, done);
+  const result = await tearDown(scenario, session, target, stop, outcome);
+  return { ...result, duration_ms: Math.round(performance.now() - started) };
+}
+
+type Done = (
+  status: ScenarioResult['status'],
+  reason: string | null,
+  step?: ScenarioResult['step'],
+) => ScenarioResult;
+
+/** What came of the scenario's steps. */
+async function stepsOutcome(
+  scenario: Scenario,
+  session: Session,
+  done: Done,
+): Promise<ScenarioResult> {
   try {
     await runSteps(scenario.steps, session);
-    result = done('passed', null);
+    return done('passed', null);
   } catch (err) {
     if (err instanceof StepFailure) {
-      result = done('failed', err.message, { number: err.step, label: err.label });
-    } else if (err instanceof SkipScenario) {
-      result = done('skipped', err.message);
-    } else if (err instanceof Interrupted) {
-      result = done('failed', 'interrupted (Ctrl-C): its teardown ran, then the run stopped');
-    } else {
-      result = done('failed', (err as Error).message);
+      return done('failed', err.message, { number: err.step, label: err.label });
     }
+    if (err instanceof SkipScenario) {
+      return done('skipped', err.message);
+    }
+    if (err instanceof Interrupted) {
+      return done('failed', 'interrupted (Ctrl-C): its teardown ran, then the run stopped');
+    }
+    return done('failed', (err as Error).message);
   }
-  // the teardown and the unsubscribing run to their end, or until CLEANUP_MS after a Ctrl-C
+}
+
+/** The teardown and the unsubscribing run to their end, or until CLEANUP_MS after a Ctrl-C. */
+async function tearDown(
+  scenario: Scenario,
+  session: Session,
+  target: Target,
+  stop: AbortSignal,
+  result: ScenarioResult,
+): Promise<ScenarioResult> {
   const cleanup = cleanupSignal(stop);
   session.signal = cleanup.signal;
   try {
     const broke = await runTeardown(scenario, session);
-    if (broke !== undefined) {
-      // a teardown failure fails the scenario too, but never hides the first failure
-      result =
-        result.status === 'failed'
-          ? { ...result, reason: `${result.reason ?? 'failed'}\n  and ${broke}` }
-          : { ...result, status: 'failed', reason: broke, step: null };
+    if (broke === undefined) {
+      return result;
     }
+    // a teardown failure fails the scenario too, but never hides the first failure
+    return result.status === 'failed'
+      ? { ...result, reason: `${result.reason ?? 'failed'}\n  and ${broke}` }
+      : { ...result, status: 'failed', reason: broke, step: null };
   } finally {
     if (target.remote) {
       await unsubscribeAll(session);
@@ -181,7 +207,6 @@ async function runOne(
     session.inbox?.close();
     cleanup.done();
   }
-  return { ...result, duration_ms: Math.round(performance.now() - started) };
 }
 
 /** Aborts CLEANUP_MS after `stop` does (at once counting from now when it has already). */

@@ -131,22 +131,7 @@ async function runRecipe(
     undefined,
     dirname(recipe.file),
   );
-  const records: StepRecord[] = [];
-  let failure: StepFailure | undefined;
-  try {
-    await runSteps(steps, session, {
-      onStep: (r) => {
-        records.push(r);
-        out(`  ${describeStep(r)}`);
-      },
-    });
-  } catch (err) {
-    if (!(err instanceof StepFailure)) {
-      throw err;
-    }
-    failure = err;
-    out(`  FAILED ${err.message}`);
-  }
+  const { records, failure } = await stepsRun(steps, session, out);
   const result: TriggerResult = {
     workspaceId: keys.workspaceId,
     steps: records,
@@ -158,16 +143,9 @@ async function runRecipe(
   if (failure) {
     return result;
   }
-  const marked = records[overrideIndex(steps)];
-  if (marked && (options.overrides ?? []).length > 0) {
-    const made = asRecord(marked.body);
-    const what = typeof made.object === 'string' ? made.object : 'record';
-    const original = recipe.steps[overrideIndex(steps)];
-    for (const field of ignoredOverrides(marked.body, options.overrides ?? [], original)) {
-      const line = `warning: ${field} is not a field of the ${what}: the server ignored it`;
-      result.warnings.push(line);
-      warn(line);
-    }
+  for (const line of overrideWarnings(options, recipe, steps, records)) {
+    result.warnings.push(line);
+    warn(line);
   }
   const subscriptions = await subscriptionsFor(origin, keys.workspaceId, options.event);
   result.subscribed = subscriptions.length;
@@ -182,20 +160,70 @@ async function runRecipe(
     since,
     options.waitMs ?? 3000,
   );
-  out(`deliveries of ${options.event}:`);
-  for (const d of result.deliveries) {
+  printDeliveries(options.event, subscriptions, result.deliveries, out);
+  return result;
+}
+
+/** Runs the recipe's steps, printing each; a step that fails ends the run, and is its failure. */
+async function stepsRun(
+  steps: Step[],
+  session: ReturnType<typeof newSession>,
+  out: (line: string) => void,
+): Promise<{ records: StepRecord[]; failure: StepFailure | undefined }> {
+  const records: StepRecord[] = [];
+  try {
+    await runSteps(steps, session, {
+      onStep: (r) => {
+        records.push(r);
+        out(`  ${describeStep(r)}`);
+      },
+    });
+  } catch (err) {
+    if (!(err instanceof StepFailure)) {
+      throw err;
+    }
+    out(`  FAILED ${err.message}`);
+    return { records, failure: err };
+  }
+  return { records, failure: undefined };
+}
+
+/** decisions.md: an --override the server ignored (not a field of what the marked step made). */
+function overrideWarnings(
+  options: TriggerOptions,
+  recipe: Recipe,
+  steps: Step[],
+  records: StepRecord[],
+): string[] {
+  const marked = records[overrideIndex(steps)];
+  if (!marked || (options.overrides ?? []).length === 0) {
+    return [];
+  }
+  const made = asRecord(marked.body);
+  const what = typeof made.object === 'string' ? made.object : 'record';
+  const original = recipe.steps[overrideIndex(steps)];
+  return ignoredOverrides(marked.body, options.overrides ?? [], original).map(
+    (field) => `warning: ${field} is not a field of the ${what}: the server ignored it`,
+  );
+}
+
+function printDeliveries(
+  event: string,
+  subscriptions: Awaited<ReturnType<typeof subscriptionsFor>>,
+  deliveries: TriggerResult['deliveries'],
+  out: (line: string) => void,
+): void {
+  out(`deliveries of ${event}:`);
+  for (const d of deliveries) {
     const status =
       d.status_code === null ? (d.error ?? 'not tried yet') : `answered ${d.status_code}`;
     out(`  ${d.event_id} to ${d.webhook_id} ${d.target_url}: ${d.state}, ${status}`);
   }
-  for (const s of subscriptions.filter(
-    (s) => !result.deliveries.some((d) => d.webhook_id === s.id),
-  )) {
+  for (const s of subscriptions.filter((s) => !deliveries.some((d) => d.webhook_id === s.id))) {
     out(
       `  none to ${s.id} ${s.target_url}${s.disabled ? ' (switched off)' : ' (its filters did not match?)'}`,
     );
   }
-  return result;
 }
 
 /** `POST /jobs -> 201 job 6f1c...` */

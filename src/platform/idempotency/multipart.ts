@@ -1,4 +1,5 @@
 import { createHash, type Hash } from 'node:crypto';
+import type busboy from 'busboy';
 
 // decisions.md, Idempotency: a multipart body (an upload of up to 25 MB) is fingerprinted as it
 // streams past, never held: by its bytes, and by what it says, part by part (each field's name and
@@ -26,31 +27,7 @@ export async function fingerprinting(
 ): Promise<Fingerprinting> {
   const raw = createHash('sha256').update(head);
   const parts: Part[] = [];
-  const { default: Busboy } = await import('busboy');
-  let parser: ReturnType<typeof Busboy> | undefined;
-  let settled: Promise<boolean> = Promise.resolve(false);
-  try {
-    parser = Busboy({ headers: { 'content-type': contentType }, defParamCharset: 'utf8' });
-    const form = parser;
-    settled = new Promise<boolean>((resolve) => {
-      form.on('close', () => resolve(true));
-      form.on('error', () => resolve(false));
-    });
-    form.on('field', (name, value) => {
-      parts.push({ text: `field\u0000${name}\u0000${value}` });
-    });
-    form.on('file', (name, stream, info) => {
-      const part = {
-        text: `file\u0000${name}\u0000${info.filename ?? ''}\u0000${info.mimeType}`,
-        bytes: createHash('sha256'),
-      };
-      parts.push(part);
-      stream.on('data', (chunk: Buffer) => part.bytes.update(chunk));
-      stream.on('error', () => undefined); // the form's own error says it
-    });
-  } catch {
-    parser = undefined; // no form to read (no boundary): the bytes alone
-  }
+  const { parser, settled } = await formReader(contentType, parts);
   let complete = false;
   const passing = body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
@@ -82,6 +59,40 @@ export async function fingerprinting(
       return { raw: raw.digest('hex'), content: formed ? content.digest('hex') : undefined };
     },
   };
+}
+
+/**
+ * A parser that adds each part of the form to `parts` as it goes by; `settled` answers whether
+ * the form was read whole. No parser when there is no form to read (no boundary): the bytes alone.
+ */
+async function formReader(
+  contentType: string,
+  parts: Part[],
+): Promise<{ parser: busboy.Busboy | undefined; settled: Promise<boolean> }> {
+  const { default: Busboy } = await import('busboy');
+  let form: busboy.Busboy;
+  try {
+    form = Busboy({ headers: { 'content-type': contentType }, defParamCharset: 'utf8' });
+  } catch {
+    return { parser: undefined, settled: Promise.resolve(false) };
+  }
+  const settled = new Promise<boolean>((resolve) => {
+    form.on('close', () => resolve(true));
+    form.on('error', () => resolve(false));
+  });
+  form.on('field', (name, value) => {
+    parts.push({ text: `field\u0000${name}\u0000${value}` });
+  });
+  form.on('file', (name, stream, info) => {
+    const part = {
+      text: `file\u0000${name}\u0000${info.filename ?? ''}\u0000${info.mimeType}`,
+      bytes: createHash('sha256'),
+    };
+    parts.push(part);
+    stream.on('data', (chunk: Buffer) => part.bytes.update(chunk));
+    stream.on('error', () => undefined); // the form's own error says it
+  });
+  return { parser: form, settled };
 }
 
 /** Reads a body to its end, keeping nothing. */

@@ -46,10 +46,28 @@ export async function receiveMultipart(
   contentType: string,
   storage: FileStorage,
 ): Promise<FormUpload> {
+  const parser = await parserFor(contentType);
+  const source = Readable.fromWeb(body as WebReadableStream<Uint8Array>);
+  return new Promise<FormUpload>((resolve, reject) => {
+    const form = new FormReader(source, parser, storage, resolve, reject);
+    parser.on('field', (name, value, info) => form.field(name, value, info));
+    parser.on('file', (name, stream, info) => form.file(name, stream, info));
+    parser.on('filesLimit', () => form.fail(malformed('too many file parts')));
+    parser.on('fieldsLimit', () => form.fail(malformed('too many fields')));
+    parser.on('partsLimit', () => form.fail(malformed('too many parts')));
+    parser.on('error', (err: Error) => form.fail(malformed(err.message.toLowerCase())));
+    parser.on('close', () => form.close());
+    source.on('error', (err) =>
+      form.fail(err instanceof ApiError ? err : malformed('the body ended before its last part')),
+    );
+    source.pipe(parser);
+  });
+}
+
+async function parserFor(contentType: string): Promise<busboy.Busboy> {
   const { default: Busboy } = await import('busboy');
-  let parser: busboy.Busboy;
   try {
-    parser = Busboy({
+    return Busboy({
       headers: { 'content-type': contentType },
       defParamCharset: 'utf8',
       limits: LIMITS,
@@ -61,94 +79,106 @@ export async function receiveMultipart(
       'Content-Type',
     );
   }
-  const source = Readable.fromWeb(body as WebReadableStream<Uint8Array>);
-  return new Promise<FormUpload>((resolve, reject) => {
-    const fields = new Map<string, string[]>();
-    let writing: Promise<ReceivedFile> | undefined;
-    let failed = false;
-    const fail = (err: unknown) => {
-      if (failed) {
-        return;
-      }
-      failed = true;
-      source.unpipe(parser);
-      source.destroy();
-      parser.destroy();
-      // The temp file goes before the answer does.
-      const written = writing ?? Promise.resolve(undefined);
-      void written
-        .then(
-          (file) => file?.incoming.discard(),
-          () => undefined,
-        )
-        .finally(() => reject(err));
-    };
+}
 
-    parser.on('field', (name, value, info) => {
-      if (name === 'file') {
-        // A file part with no filename and no type of its own (`curl -F 'file=<notes.txt'`)
-        // arrives as text: it is the file all the same; an empty one is no file.
-        if (writing !== undefined) {
-          fail(new ApiError('invalid_request', 'send one file, in the part named file', name));
-        } else if (info.valueTruncated) {
-          fail(
-            new ApiError(
-              'invalid_request',
-              'a file part without a filename may hold at most 64 KB: send it with a filename',
-              name,
-            ),
-          );
-        } else if (value !== '') {
-          const text = Readable.from([Buffer.from(value, 'utf8')]);
-          writing = writeFile(text, { ...info, filename: undefined }, storage);
-          writing.catch(fail);
-        }
-        return;
-      }
-      if (info.nameTruncated || info.valueTruncated) {
-        fail(new ApiError('invalid_request', `${name} is too long`, name));
-        return;
-      }
-      fields.set(name, [...(fields.get(name) ?? []), value]);
-    });
-    parser.on('file', (name, stream, info) => {
-      // A part cut short errs when the form does, which `fail` answers; the pipeline below
-      // takes this stream's errors over once the temp file is open.
-      stream.on('error', () => undefined);
-      if (name !== 'file' || writing !== undefined) {
-        stream.resume();
-        fail(
-          new ApiError(
-            'invalid_request',
-            'send one file, in the part named file; other fields are text',
-            name,
-          ),
-        );
-        return;
-      }
-      // busboy is still inside its own write when it says so: stop once it is out of it.
-      stream.once('limit', () => setImmediate(() => fail(tooLarge('the file'))));
-      writing = writeFile(stream, info, storage);
-      writing.catch(fail);
-    });
-    parser.on('filesLimit', () => fail(malformed('too many file parts')));
-    parser.on('fieldsLimit', () => fail(malformed('too many fields')));
-    parser.on('partsLimit', () => fail(malformed('too many parts')));
-    parser.on('error', (err: Error) => fail(malformed(err.message.toLowerCase())));
-    parser.on('close', () => {
-      if (failed) {
-        return;
-      }
-      (writing ?? Promise.resolve(undefined)).then(
-        (file) => (failed ? file?.incoming.discard() : resolve({ fields, file })),
-        fail,
+/** One multipart body as busboy reads it: its text fields so far, its file as it is written. */
+class FormReader {
+  readonly #fields = new Map<string, string[]>();
+  #writing: Promise<ReceivedFile> | undefined;
+  #failed = false;
+
+  constructor(
+    private readonly source: ReadableStreamNode,
+    private readonly parser: busboy.Busboy,
+    private readonly storage: FileStorage,
+    private readonly resolve: (form: FormUpload) => void,
+    private readonly reject: (err: unknown) => void,
+  ) {}
+
+  readonly fail = (err: unknown): void => {
+    if (this.#failed) {
+      return;
+    }
+    this.#failed = true;
+    this.source.unpipe(this.parser);
+    this.source.destroy();
+    this.parser.destroy();
+    // The temp file goes before the answer does.
+    const written = this.#writing ?? Promise.resolve(undefined);
+    void written
+      .then(
+        (file) => file?.incoming.discard(),
+        () => undefined,
+      )
+      .finally(() => this.reject(err));
+  };
+
+  field(name: string, value: string, info: busboy.FieldInfo): void {
+    if (name === 'file') {
+      this.#textFile(name, value, info);
+      return;
+    }
+    if (info.nameTruncated || info.valueTruncated) {
+      this.fail(new ApiError('invalid_request', `${name} is too long`, name));
+      return;
+    }
+    this.#fields.set(name, [...(this.#fields.get(name) ?? []), value]);
+  }
+
+  // A file part with no filename and no type of its own (`curl -F 'file=<notes.txt'`) arrives as
+  // text: it is the file all the same; an empty one is no file.
+  #textFile(name: string, value: string, info: busboy.FieldInfo): void {
+    if (this.#writing !== undefined) {
+      this.fail(new ApiError('invalid_request', 'send one file, in the part named file', name));
+    } else if (info.valueTruncated) {
+      this.fail(
+        new ApiError(
+          'invalid_request',
+          'a file part without a filename may hold at most 64 KB: send it with a filename',
+          name,
+        ),
       );
-    });
-    source.on('error', (err) =>
-      fail(err instanceof ApiError ? err : malformed('the body ended before its last part')),
+    } else if (value !== '') {
+      const text = Readable.from([Buffer.from(value, 'utf8')]);
+      this.#write(text, { ...info, filename: undefined });
+    }
+  }
+
+  file(name: string, stream: Readable, info: busboy.FileInfo): void {
+    // A part cut short errs when the form does, which `fail` answers; the pipeline of writeFile
+    // takes this stream's errors over once the temp file is open.
+    stream.on('error', () => undefined);
+    if (name !== 'file' || this.#writing !== undefined) {
+      stream.resume();
+      this.fail(
+        new ApiError(
+          'invalid_request',
+          'send one file, in the part named file; other fields are text',
+          name,
+        ),
+      );
+      return;
+    }
+    // busboy is still inside its own write when it says so: stop once it is out of it.
+    stream.once('limit', () => setImmediate(() => this.fail(tooLarge('the file'))));
+    this.#write(stream, info);
+  }
+
+  #write(stream: ReadableStreamNode & { truncated?: boolean }, info: busboy.FileInfo): void {
+    this.#writing = writeFile(stream, info, this.storage);
+    this.#writing.catch(this.fail);
+  }
+
+  close(): void {
+    if (this.#failed) {
+      return;
+    }
+    (this.#writing ?? Promise.resolve(undefined)).then(
+      (file) =>
+        this.#failed ? file?.incoming.discard() : this.resolve({ fields: this.#fields, file }),
+      this.fail,
     );
-    source.pipe(parser);
-  });
+  }
 }
 
 async function writeFile(
