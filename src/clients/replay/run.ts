@@ -142,28 +142,9 @@ async function replayOne(
   ids: IdMap,
 ): Promise<Outcome> {
   const list = listOf(entry);
-  const query = new URLSearchParams(
-    Object.entries(entry.query).map(
-      ([k, v]) =>
-        [k, k === 'cursor' ? ids.applyCursor(list, v) : ids.applyValue(v)] as [string, string],
-    ),
-  ).toString();
-  const headers: Record<string, string> = { Authorization: `Bearer ${keyFor(entry, target)}` };
-  const type = header(entry, 'content-type');
-  const idempotencyKey = header(entry, 'idempotency-key');
-  if (type !== undefined) {
-    headers['Content-Type'] = type;
-  }
-  if (idempotencyKey !== undefined) {
-    headers['Idempotency-Key'] = idempotencyKey;
-  }
+  const request = requestOf(entry, base, target, ids, list);
   const started = performance.now();
-  const reply = await send({
-    method: entry.method,
-    url: `${base}${ids.apply(entry.path.slice(3))}${query === '' ? '' : `?${query}`}`,
-    headers,
-    body: entry.request_body === null ? null : ids.apply(entry.request_body),
-  });
+  const reply = await send(request);
   const duration_ms = Math.round(performance.now() - started);
   const common = { method: entry.method, path: shownPath(entry), recorded_status: entry.status };
   if ('error' in reply) {
@@ -194,6 +175,37 @@ async function replayOne(
     reason: note,
     failed: false,
     duration_ms,
+  };
+}
+
+/** The recorded call again, at the target, with the ids and cursors the target gave instead. */
+function requestOf(
+  entry: SourceEntry,
+  base: string,
+  target: Target,
+  ids: IdMap,
+  list: ReturnType<typeof listOf>,
+): Parameters<typeof send>[0] {
+  const query = new URLSearchParams(
+    Object.entries(entry.query).map(
+      ([k, v]) =>
+        [k, k === 'cursor' ? ids.applyCursor(list, v) : ids.applyValue(v)] as [string, string],
+    ),
+  ).toString();
+  const headers: Record<string, string> = { Authorization: `Bearer ${keyFor(entry, target)}` };
+  const type = header(entry, 'content-type');
+  const idempotencyKey = header(entry, 'idempotency-key');
+  if (type !== undefined) {
+    headers['Content-Type'] = type;
+  }
+  if (idempotencyKey !== undefined) {
+    headers['Idempotency-Key'] = idempotencyKey;
+  }
+  return {
+    method: entry.method,
+    url: `${base}${ids.apply(entry.path.slice(3))}${query === '' ? '' : `?${query}`}`,
+    headers,
+    body: entry.request_body === null ? null : ids.apply(entry.request_body),
   };
 }
 
