@@ -11,8 +11,8 @@ import {
 } from '../scenario';
 import { asRecord, sendJson } from '../scenario/http';
 import { StepFailure } from '../scenario/session';
-import { checkKey } from '../scenario/target';
 import { deliveriesSince, type SentDelivery, subscriptionsFor } from './deliveries';
+import { checkWorkspace, credentials, type TriggerKeys, TriggerUsage } from './keys';
 import {
   applyOverrides,
   ignoredOverrides,
@@ -56,8 +56,7 @@ export interface TriggerResult {
   warnings: string[];
 }
 
-/** Bad usage: an unknown event, a server that is not svc, a workspace that is not there. Exit 2. */
-export class TriggerUsage extends Error {}
+export { TriggerUsage } from './keys';
 
 export async function trigger(options: TriggerOptions): Promise<TriggerResult> {
   try {
@@ -232,84 +231,6 @@ function describeStep(r: StepRecord): string {
   const made = [body.object, body.id].filter((v) => typeof v === 'string').join(' ');
   const call = r.method ? `${r.method} ${r.path} -> ${r.status}` : r.label;
   return made === '' ? call : `${call} ${made}`;
-}
-
-interface TriggerKeys {
-  write: string;
-  read: undefined;
-  workspaceId: string;
-  /** The key made for this trigger (--workspace, or none given): revoked when done. */
-  madeKeyId?: string;
-}
-
-/** --key as given; --workspace (or the first workspace) gets a write key made for the trigger. */
-async function credentials(
-  base: string,
-  origin: string,
-  options: TriggerOptions,
-): Promise<TriggerKeys> {
-  if (options.key !== undefined) {
-    const { workspaceId: id, access } = await checkKey(base, options.key);
-    if (access === 'read') {
-      throw new TriggerUsage(
-        'a read-only key cannot make changes: give --key a write key (or --workspace ID)',
-      );
-    }
-    if (typeof id !== 'string') {
-      throw new TriggerUsage(
-        `--key is not a working key of ${base} (GET /ping names no workspace)`,
-      );
-    }
-    return { write: options.key, read: undefined, workspaceId: id };
-  }
-  const workspaceId = options.workspace ?? (await firstWorkspace(origin));
-  const made = await sendJson(
-    'POST',
-    `${origin}/__admin/workspaces/${encodeURIComponent(workspaceId)}/keys`,
-    { name: 'svc trigger', access: 'write' },
-  );
-  const key = asRecord(made.body).key;
-  const id = asRecord(made.body).id;
-  if (made.status !== 201 || typeof key !== 'string') {
-    throw new TriggerUsage(
-      `no workspace ${workspaceId} on ${origin} (a key for it answered ${made.status})`,
-    );
-  }
-  return {
-    write: key,
-    read: undefined,
-    workspaceId,
-    ...(typeof id === 'string' ? { madeKeyId: id } : {}),
-  };
-}
-
-/** GET /ping with the key made for --workspace: a workspace without its plan is exit 2. */
-async function checkWorkspace(base: string, keys: TriggerKeys): Promise<void> {
-  try {
-    await checkKey(base, keys.write, '--workspace');
-  } catch (err) {
-    if (err instanceof UsageError && /answered 402/.test(err.message)) {
-      throw new TriggerUsage(
-        `workspace ${keys.workspaceId} has no active subscription (GET /ping answered 402); switch it on first`,
-      );
-    }
-    throw err;
-  }
-}
-
-async function firstWorkspace(origin: string): Promise<string> {
-  const list = await sendJson('GET', `${origin}/__admin/workspaces?limit=1`);
-  const first = asRecord(
-    Array.isArray(asRecord(list.body).data)
-      ? (asRecord(list.body).data as unknown[])[0]
-      : undefined,
-  );
-  if (typeof first.id !== 'string') {
-    throw new TriggerUsage(
-      `${origin} has no workspace; make one (svc seed, or POST /__admin/workspaces) or pass --key`,
-    );
-  }
-  return first.id;
 }
 
 async function clockNow(origin: string): Promise<string> {
