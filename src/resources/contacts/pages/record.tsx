@@ -1,13 +1,10 @@
-import { Hono } from 'hono';
-import type { AppEnv } from '../../../platform/app-env';
 import type { PageDeps } from '../../../platform/family';
 import type { PageTokens } from '../../../platform/http/page-tokens';
 import type { ServiceContext } from '../../../platform/service-context';
 import { DeletedNotice } from '../../../web/ui/deleted-notice';
 import { Page } from '../../../web/ui/layout';
-import { notFoundPage } from '../../../web/ui/not-found';
 import { Badge, Capped, Empty, Facts, text, when } from '../../../web/ui/parts';
-import { recordOf } from '../../../web/ui/record-of';
+import { recordPage } from '../../../web/ui/record-of';
 import { hasContact } from '../../common/job';
 import { presentContact } from '../present';
 import type { Contact } from '../schema';
@@ -122,11 +119,7 @@ function Tasks({ ctx, rec }: Shown) {
 }
 
 export function contactPage(deps: PageDeps) {
-  return new Hono<AppEnv>().get('/contacts/:id', (c) => {
-    const found = recordOf(deps, c, 'contacts');
-    if (!found) {
-      return notFoundPage(c, 'contact');
-    }
+  return recordPage(deps, '/contacts/:id', 'contacts', 'contact', (c, found) => {
     const out = presentContact(found.ctx, found.rec);
     const title = out.full_name ?? out.company ?? out.email ?? 'Unnamed contact';
     const restored = c.req.query('restored') !== undefined;

@@ -1,13 +1,10 @@
-import { Hono } from 'hono';
-import type { AppEnv } from '../../../platform/app-env';
 import type { PageDeps } from '../../../platform/family';
 import type { ServiceContext } from '../../../platform/service-context';
 import { Page } from '../../../web/ui/layout';
 import { Lines } from '../../../web/ui/lines';
-import { notFoundPage } from '../../../web/ui/not-found';
 import { Crumbs, DeletedJobNotice, JobLink } from '../../../web/ui/on-job';
 import { Badge, Facts, money, pathOf, type Tone, text, when } from '../../../web/ui/parts';
-import { recordOf } from '../../../web/ui/record-of';
+import { recordPage } from '../../../web/ui/record-of';
 import { presentEstimate } from '../present';
 import type { Estimate } from '../schema';
 
@@ -110,12 +107,7 @@ function Upgrades({ upgrades }: { upgrades: Estimate['upgrades'] }) {
 }
 
 export function estimatePage(deps: PageDeps) {
-  return new Hono<AppEnv>().get('/estimates/:id', (c) => {
-    const found = recordOf(deps, c, 'estimates');
-    if (!found) {
-      return notFoundPage(c, 'estimate');
-    }
-    const { ctx, rec } = found;
+  return recordPage(deps, '/estimates/:id', 'estimates', 'estimate', (c, { ctx, rec }) => {
     const out = presentEstimate(ctx, rec);
     const title = `Estimate ${out.estimate_number ?? ''}`.trim();
     return c.html(

@@ -1,11 +1,8 @@
-import { Hono } from 'hono';
-import type { AppEnv } from '../../../platform/app-env';
 import type { PageDeps } from '../../../platform/family';
 import { Page } from '../../../web/ui/layout';
-import { notFoundPage } from '../../../web/ui/not-found';
 import { Crumbs, DeletedJobNotice, JobLink } from '../../../web/ui/on-job';
 import { Facts, text, when } from '../../../web/ui/parts';
-import { recordOf } from '../../../web/ui/record-of';
+import { recordPage } from '../../../web/ui/record-of';
 import { presentFile } from '../present';
 
 // GET {app_url}/files/{id}: the owner's view of a file: its details, a preview of an image, and
@@ -21,12 +18,7 @@ const size = (bytes: number | null) =>
         : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 export function filePage(deps: PageDeps) {
-  return new Hono<AppEnv>().get('/files/:id', (c) => {
-    const found = recordOf(deps, c, 'files');
-    if (!found) {
-      return notFoundPage(c, 'file');
-    }
-    const { ctx, rec } = found;
+  return recordPage(deps, '/files/:id', 'files', 'file', (c, { ctx, rec }) => {
     const out = presentFile(ctx, rec);
     const image = out.is_photo || (out.mime_type ?? '').startsWith('image/');
     return c.html(

@@ -1,13 +1,10 @@
-import { Hono } from 'hono';
-import type { AppEnv } from '../../../platform/app-env';
 import type { PageDeps } from '../../../platform/family';
 import type { ServiceContext } from '../../../platform/service-context';
 import { Page } from '../../../web/ui/layout';
 import { Lines } from '../../../web/ui/lines';
-import { notFoundPage } from '../../../web/ui/not-found';
 import { Crumbs, DeletedJobNotice, JobLink } from '../../../web/ui/on-job';
 import { Badge, Empty, Facts, money, pathOf, type Tone, text, when } from '../../../web/ui/parts';
-import { recordOf } from '../../../web/ui/record-of';
+import { recordPage } from '../../../web/ui/record-of';
 import { contactName } from '../../contacts/api';
 import { presentInvoice } from '../present';
 import type { Invoice } from '../schema';
@@ -110,12 +107,7 @@ function Payments({ ctx, rec }: Shown) {
 }
 
 export function invoicePage(deps: PageDeps) {
-  return new Hono<AppEnv>().get('/invoices/:id', (c) => {
-    const found = recordOf(deps, c, 'invoices');
-    if (!found) {
-      return notFoundPage(c, 'invoice');
-    }
-    const { ctx, rec } = found;
+  return recordPage(deps, '/invoices/:id', 'invoices', 'invoice', (c, { ctx, rec }) => {
     const out = presentInvoice(ctx, rec);
     const title = `Invoice ${out.invoice_number ?? ''}`.trim();
     return c.html(

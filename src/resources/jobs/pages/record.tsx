@@ -1,11 +1,8 @@
-import { Hono } from 'hono';
-import type { AppEnv } from '../../../platform/app-env';
 import type { PageDeps } from '../../../platform/family';
 import { DeletedNotice } from '../../../web/ui/deleted-notice';
 import { Page } from '../../../web/ui/layout';
-import { notFoundPage } from '../../../web/ui/not-found';
 import { Badge, Facts, pathOf, text, when } from '../../../web/ui/parts';
-import { recordOf } from '../../../web/ui/record-of';
+import { recordPage } from '../../../web/ui/record-of';
 import { type JobView, jobView } from './data';
 import { JobMoney } from './money';
 
@@ -112,11 +109,7 @@ function Details({ view }: { view: JobView }) {
 }
 
 export function jobPage(deps: PageDeps) {
-  return new Hono<AppEnv>().get('/jobs/:id', (c) => {
-    const found = recordOf(deps, c, 'jobs');
-    if (!found) {
-      return notFoundPage(c, 'job');
-    }
+  return recordPage(deps, '/jobs/:id', 'jobs', 'job', (c, found) => {
     const view = jobView(found.ctx, found.rec, deps.onJob);
     const { out, job } = view;
     const own = view.parts.filter((p) => p.on.place === 'own');

@@ -1,12 +1,9 @@
-import { Hono } from 'hono';
-import type { AppEnv } from '../../../platform/app-env';
 import type { PageDeps } from '../../../platform/family';
 import type { ServiceContext } from '../../../platform/service-context';
 import { Page } from '../../../web/ui/layout';
-import { notFoundPage } from '../../../web/ui/not-found';
 import { Crumbs, DeletedJobNotice, JobLink } from '../../../web/ui/on-job';
 import { Facts, money, text, when } from '../../../web/ui/parts';
-import { recordOf } from '../../../web/ui/record-of';
+import { recordPage } from '../../../web/ui/record-of';
 import { presentPayment } from '../present';
 import type { Payment } from '../schema';
 
@@ -75,12 +72,7 @@ function Refunds({ ctx, rec }: Shown) {
 }
 
 export function paymentPage(deps: PageDeps) {
-  return new Hono<AppEnv>().get('/payments/:id', (c) => {
-    const found = recordOf(deps, c, 'payments');
-    if (!found) {
-      return notFoundPage(c, 'payment');
-    }
-    const { ctx, rec } = found;
+  return recordPage(deps, '/payments/:id', 'payments', 'payment', (c, { ctx, rec }) => {
     const out = presentPayment(ctx, rec);
     const title = `${out.is_refund ? 'Refund' : 'Payment'} of ${money(Math.abs(out.amount))}`;
     return c.html(

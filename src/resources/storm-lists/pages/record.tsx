@@ -1,12 +1,10 @@
-import { Hono } from 'hono';
-import type { AppEnv } from '../../../platform/app-env';
 import type { PageDeps } from '../../../platform/family';
 import type { Position, WorkspaceCollections } from '../../../store';
 import { Page } from '../../../web/ui/layout';
 import { notFoundPage } from '../../../web/ui/not-found';
 import { Crumbs } from '../../../web/ui/on-job';
 import { Badge, count, Facts, type Tone, text, when } from '../../../web/ui/parts';
-import { recordOf } from '../../../web/ui/record-of';
+import { recordPage } from '../../../web/ui/record-of';
 import { presentStormList } from '../present';
 
 // Which statuses a badge shows as good news, as waiting on someone, or as trouble.
@@ -25,12 +23,7 @@ const stormListTone = (status: string): Tone => TONE[status];
 export const PROPERTY_PAGE = 50;
 
 export function stormListPage(deps: PageDeps) {
-  return new Hono<AppEnv>().get('/storm_lists/:id', (c) => {
-    const found = recordOf(deps, c, 'storm_lists');
-    if (!found) {
-      return notFoundPage(c, 'storm list');
-    }
-    const { ctx, rec } = found;
+  return recordPage(deps, '/storm_lists/:id', 'storm_lists', 'storm list', (c, { ctx, rec }) => {
     const out = presentStormList(ctx, rec);
     const afterId = c.req.query('after');
     const afterRec = afterId

@@ -1,23 +1,15 @@
-import { Hono } from 'hono';
-import type { AppEnv } from '../../../platform/app-env';
 import type { PageDeps } from '../../../platform/family';
 import { Page } from '../../../web/ui/layout';
-import { notFoundPage } from '../../../web/ui/not-found';
 import { Crumbs, DeletedJobNotice, JobLink } from '../../../web/ui/on-job';
 import { Badge, Facts, text, when } from '../../../web/ui/parts';
-import { recordOf } from '../../../web/ui/record-of';
+import { recordPage } from '../../../web/ui/record-of';
 import { contactName } from '../../contacts/api';
 import { presentTask } from '../present';
 
 // GET {app_url}/tasks/{id}: a task or an appointment.
 
 export function taskPage(deps: PageDeps) {
-  return new Hono<AppEnv>().get('/tasks/:id', (c) => {
-    const found = recordOf(deps, c, 'tasks');
-    if (!found) {
-      return notFoundPage(c, 'task');
-    }
-    const { ctx, rec } = found;
+  return recordPage(deps, '/tasks/:id', 'tasks', 'task', (c, { ctx, rec }) => {
     const out = presentTask(ctx, rec);
     const contact = rec.contact_id === null ? undefined : ctx.ws.get('contacts', rec.contact_id);
     const kind = out.is_appointment ? 'Appointment' : 'Task';
