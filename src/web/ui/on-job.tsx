@@ -20,9 +20,19 @@ export function JobLink({ ctx, jobId }: { ctx: ServiceContext; jobId: string | n
   );
 }
 
-export function DeletedJobNotice({ ctx, jobId }: { ctx: ServiceContext; jobId: string | null }) {
+/** Whether the record's job is deleted: the record, and its links (PDFs, downloads), are offline. */
+export function onDeletedJob(ctx: ServiceContext, jobId: string | null): boolean {
   const job = jobId === null ? undefined : ctx.ws.get('jobs', jobId);
-  return job?.deleted_at ? <OnDeletedJob jobId={job.id} /> : null;
+  return job !== undefined && job.deleted_at !== null;
+}
+
+export function DeletedJobNotice({ ctx, jobId }: { ctx: ServiceContext; jobId: string | null }) {
+  return jobId !== null && onDeletedJob(ctx, jobId) ? <OnDeletedJob jobId={jobId} /> : null;
+}
+
+/** What stands for a record's links while its job is deleted: they answer 404 as the API does. */
+export function OfflineLinks({ what }: { what: string }) {
+  return <p class="muted">{what} offline while the job is deleted.</p>;
 }
 
 /** The line above a record's title: its workspace, and what kind of record it is. */

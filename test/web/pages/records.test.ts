@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { photo, upload } from '../../files/setup';
 import { allProperties, built, stormBody } from '../../storm-lists/setup';
 import { harness, type Json, type TestWorkspace } from '../../support/harness';
 import { expectPageHeaders, linksAnswer, linksOf, page, XSS, XSS_TEXT } from './pages';
@@ -153,6 +154,49 @@ describe('records on a deleted job', () => {
       expect(await linksAnswer(h, p)).toBeGreaterThan(0);
     }
     expect((await ws.api.get(`/tasks/${task.id}`)).status).toBe(404);
+  });
+
+  test('link nowhere the API hides: no thumbnail, PDF, pay page or download while the job is deleted', async () => {
+    const h = harness({ rateLimit: null });
+    const ws = await h.workspace({ profile: 'empty' });
+    const job = (await ws.api.post('/jobs', { name: 'Gone Roof', address: '1 Main St' })).body;
+    const line = { name: 'Shingles', quantity: 1, unit_price: 100 };
+    const estimate = (await ws.api.post('/estimates', { job_id: job.id, scope: [line] })).body;
+    const invoice = (await ws.api.post('/invoices', { job_id: job.id, line_items: [line] })).body;
+    const file = (
+      await upload(
+        ws,
+        { job_id: job.id },
+        { bytes: photo(), type: 'image/jpeg', filename: 'roof.jpg' },
+      )
+    ).body as Json;
+    const before = await page(h, job.url);
+    expect(linksOf(before)).toContain(file.download_url);
+    await ws.api.delete(`/jobs/${job.id}`);
+    for (const url of [job.url, estimate.url, invoice.url, file.url]) {
+      const p = await page(h, url);
+      expect(p.status, url).toBe(200);
+      expect(p.main, url).not.toContain('<img src=');
+      expect(
+        linksOf(p).some((l) => /\/(pdf|download)|\/pay\//.test(l)),
+        url,
+      ).toBe(false);
+      await linksAnswer(h, p);
+    }
+    for (const url of [estimate.url, invoice.url, file.url]) {
+      expect((await page(h, url)).main, url).toContain('offline while the job is deleted');
+    }
+  });
+
+  test('a task on no job says the API hides it while its contact is deleted', async () => {
+    const h = harness({ rateLimit: null });
+    const ws = await h.workspace({ profile: 'empty' });
+    const contact = (await ws.api.post('/contacts', { first_name: 'Ada' })).body;
+    const task = (await ws.api.post('/tasks', { contact_id: contact.id, title: 'Call' })).body;
+    await ws.api.delete(`/contacts/${contact.id}`);
+    expect((await ws.api.get(`/tasks/${task.id}`)).status).toBe(404);
+    const p = await page(h, task.url);
+    expect(p.main).toContain('the API does not show the task meanwhile');
   });
 });
 

@@ -2,7 +2,13 @@ import type { PageDeps } from '../../../platform/family';
 import type { ServiceContext } from '../../../platform/service-context';
 import { Page } from '../../../web/ui/layout';
 import { Lines } from '../../../web/ui/lines';
-import { Crumbs, DeletedJobNotice, JobLink } from '../../../web/ui/on-job';
+import {
+  Crumbs,
+  DeletedJobNotice,
+  JobLink,
+  OfflineLinks,
+  onDeletedJob,
+} from '../../../web/ui/on-job';
 import { Badge, Facts, money, pathOf, type Tone, text, when } from '../../../web/ui/parts';
 import { recordPage } from '../../../web/ui/record-of';
 import { presentEstimate } from '../present';
@@ -119,7 +125,11 @@ export function estimatePage(deps: PageDeps) {
         <DeletedJobNotice ctx={ctx} jobId={rec.job_id} />
         <div class="card">
           <Details ctx={ctx} rec={rec} out={out} />
-          <Links out={out} />
+          {onDeletedJob(ctx, rec.job_id) ? (
+            <OfflineLinks what="The homeowner's page and the PDFs are" />
+          ) : (
+            <Links out={out} />
+          )}
         </div>
         <Document rec={rec} />
       </Page>,

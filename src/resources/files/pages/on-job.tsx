@@ -12,8 +12,10 @@ export const filesOnJob: OnJobPage = {
   show(ctx, job) {
     const list = onJob(ctx, 'files', job.id);
     const files = list.items.map((f) => presentFile(ctx, f));
-    const photos = files.filter((f) => f.is_photo);
-    const others = files.filter((f) => !f.is_photo);
+    // While the job is deleted its files' links answer 404, as the API does: no thumbnails then.
+    const thumbs = job.deleted_at === null;
+    const photos = files.filter((f) => thumbs && f.is_photo);
+    const others = files.filter((f) => !thumbs || !f.is_photo);
     const part = (
       <>
         <CappedOnJob list={list} what="files" />

@@ -1,6 +1,12 @@
 import type { PageDeps } from '../../../platform/family';
 import { Page } from '../../../web/ui/layout';
-import { Crumbs, DeletedJobNotice, JobLink } from '../../../web/ui/on-job';
+import {
+  Crumbs,
+  DeletedJobNotice,
+  JobLink,
+  OfflineLinks,
+  onDeletedJob,
+} from '../../../web/ui/on-job';
 import { Facts, text, when } from '../../../web/ui/parts';
 import { recordPage } from '../../../web/ui/record-of';
 import { presentFile } from '../present';
@@ -17,6 +23,27 @@ const size = (bytes: number | null) =>
         ? `${(bytes / 1024).toFixed(1)} KB`
         : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
+type FileOut = ReturnType<typeof presentFile>;
+
+/** The file's preview (a photo's) and its signed download link. */
+function Download({ out, image }: { out: FileOut; image: boolean }) {
+  return (
+    <>
+      {image ? (
+        <p>
+          <img class="preview" src={out.download_url} alt={out.description ?? out.name} />
+        </p>
+      ) : null}
+      <p>
+        <a class="button primary" href={out.download_url} download={out.name}>
+          Download
+        </a>{' '}
+        <span class="muted">The link is signed and works without a key until it expires.</span>
+      </p>
+    </>
+  );
+}
+
 export function filePage(deps: PageDeps) {
   return recordPage(deps, '/files/:id', 'files', 'file', (c, { ctx, rec }) => {
     const out = presentFile(ctx, rec);
@@ -26,17 +53,11 @@ export function filePage(deps: PageDeps) {
         <Crumbs ctx={ctx} kind="File" />
         <h1>{out.name}</h1>
         <DeletedJobNotice ctx={ctx} jobId={rec.job_id} />
-        {image ? (
-          <p>
-            <img class="preview" src={out.download_url} alt={out.description ?? out.name} />
-          </p>
-        ) : null}
-        <p>
-          <a class="button primary" href={out.download_url} download={out.name}>
-            Download
-          </a>{' '}
-          <span class="muted">The link is signed and works without a key until it expires.</span>
-        </p>
+        {onDeletedJob(ctx, rec.job_id) ? (
+          <OfflineLinks what="Its preview and download link are" />
+        ) : (
+          <Download out={out} image={image} />
+        )}
         <div class="card">
           <Facts
             rows={[

@@ -2,7 +2,13 @@ import type { PageDeps } from '../../../platform/family';
 import type { ServiceContext } from '../../../platform/service-context';
 import { Page } from '../../../web/ui/layout';
 import { Lines } from '../../../web/ui/lines';
-import { Crumbs, DeletedJobNotice, JobLink } from '../../../web/ui/on-job';
+import {
+  Crumbs,
+  DeletedJobNotice,
+  JobLink,
+  OfflineLinks,
+  onDeletedJob,
+} from '../../../web/ui/on-job';
 import { Badge, Empty, Facts, money, pathOf, type Tone, text, when } from '../../../web/ui/parts';
 import { recordPage } from '../../../web/ui/record-of';
 import { contactName } from '../../contacts/api';
@@ -119,7 +125,11 @@ export function invoicePage(deps: PageDeps) {
         <DeletedJobNotice ctx={ctx} jobId={rec.job_id} />
         <div class="card">
           <Details ctx={ctx} rec={rec} out={out} />
-          <Links out={out} />
+          {onDeletedJob(ctx, rec.job_id) ? (
+            <OfflineLinks what="The PDF and the pay page are" />
+          ) : (
+            <Links out={out} />
+          )}
         </div>
         <h2>Lines</h2>
         <Lines lines={rec.line_items} />

@@ -22,8 +22,10 @@ export function taskPage(deps: PageDeps) {
         <DeletedJobNotice ctx={ctx} jobId={rec.job_id} />
         {contact?.deleted_at ? (
           <p class="notice bad">
-            Its <a href={`/contacts/${contact.id}`}>contact is deleted</a>: the API does not name it
-            on the task meanwhile.
+            Its <a href={`/contacts/${contact.id}`}>contact is deleted</a>:{' '}
+            {rec.job_id === null
+              ? 'the API does not show the task meanwhile (a task on no job goes with its contact).'
+              : 'the API does not name it on the task meanwhile.'}
           </p>
         ) : null}
         <div class="card">
