@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { deriveDeliveries } from './deliveries/outbox';
 import { TIMEOUT_MS } from './deliveries/policy';
 import { DeliveryWorker } from './deliveries/worker';
@@ -11,25 +10,10 @@ import { Cursors } from './platform/paging';
 import { RateLimiter } from './platform/rate-limit';
 import { DEFAULT_MAX_BYTES, RequestLog } from './platform/request-log';
 import type { Runtime, RuntimeBase } from './platform/runtime';
+import { storeMeta } from './platform/store-meta';
 import { watchDueWork } from './resources/due';
 import { watchDeletions } from './resources/recoverable';
-import type { Rec, Store } from './store';
-
-/** What a data file knows about itself, beside its records. */
-export type StoreMeta = Rec & {
-  id: 'store';
-  /** Seals cursors, so cursors stay valid across restarts of the same data file. */
-  secret: string;
-  clock_offset_ms: number;
-  /** How `svc seed` made the file: the banner re-derives the demo keys from it. */
-  seeded: { seed: number; profile: string } | null;
-};
-
-declare module './store/collections' {
-  interface GlobalCollections {
-    meta: StoreMeta;
-  }
-}
+import type { Store } from './store';
 
 export const defaultConfig = (overrides: Partial<Config> = {}): Config => ({
   rateLimit: 120,
@@ -44,21 +28,6 @@ export const defaultConfig = (overrides: Partial<Config> = {}): Config => ({
   log: (line) => process.stderr.write(`${line}\n`),
   ...overrides,
 });
-
-export function storeMeta(store: Store): StoreMeta {
-  const existing = store.global.get('meta', 'store');
-  if (existing) {
-    return existing;
-  }
-  return store.transaction((tx) =>
-    tx.global.put('meta', {
-      id: 'store',
-      secret: randomBytes(32).toString('hex'),
-      clock_offset_ms: 0,
-      seeded: null,
-    }),
-  );
-}
 
 const REQUEST_LOG = '.requests.jsonl';
 
@@ -109,19 +78,4 @@ export function createRuntime(
   deriveDeliveries(rt);
   rt.deliveries.start();
   return rt;
-}
-
-/** Moves the clock (running what falls due on the way) and remembers where it stands. */
-export async function advanceClock(rt: Runtime, targetMs: number): Promise<void> {
-  // Work due in a workspace not parsed yet (a purge, a retry) must be known before time moves.
-  rt.store.parseAll();
-  await rt.scheduler.advanceTo(targetMs);
-  const offset = rt.clock.offsetMs;
-  rt.store.transaction((tx) => {
-    const meta = tx.global.get('meta', 'store');
-    if (meta) {
-      tx.global.put('meta', { ...meta, clock_offset_ms: offset });
-    }
-  });
-  await rt.store.sync();
 }

@@ -14,7 +14,8 @@ import { AnswerResponse } from './platform/http/headers';
 import { answeredWithoutHost, answerUnparsable, answerUnusable } from './platform/http/unparsable';
 import { requestLogFiles } from './platform/request-log';
 import type { Runtime } from './platform/runtime';
-import { createRuntime, storeMeta } from './runtime';
+import { storeMeta } from './platform/store-meta';
+import { createRuntime } from './runtime';
 import { seedDataFile } from './seed';
 import { Store, storeFiles } from './store';
 

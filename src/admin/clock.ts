@@ -4,7 +4,7 @@ import { ApiError } from '../platform/errors';
 import { adminWriteErrors, jsonResponse } from '../platform/openapi/responses';
 import { parseInstant } from '../platform/paging';
 import type { Runtime } from '../platform/runtime';
-import { advanceClock } from '../runtime';
+import { advanceClock } from '../platform/store-meta';
 import { ClockSchema } from './schemas';
 
 const read = createRoute({

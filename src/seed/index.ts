@@ -4,7 +4,7 @@ import { mintApiKey } from '../platform/auth';
 import type { Profile } from '../platform/family';
 import { filesDirOf } from '../platform/files/storage';
 import { requestLogFiles } from '../platform/request-log';
-import type { StoreMeta } from '../runtime';
+import type { StoreMeta } from '../platform/store-meta';
 import { Store, storeFiles, type Tx, type WorkspaceCollections } from '../store';
 import type { Name } from '../store/collections';
 import { acquireLock } from '../store/lock';

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { ApiError } from '../platform/errors';
 import type { Runtime } from '../platform/runtime';
-import { advanceClock, type StoreMeta } from '../runtime';
+import { advanceClock, type StoreMeta } from '../platform/store-meta';
 import { GLOBAL, type Rec } from '../store';
 import { FORMAT, FORMAT_VERSION } from '../store/types';
 import { checkId, checkShown, type FieldAt, type Written } from './checks';
