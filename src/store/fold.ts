@@ -69,16 +69,16 @@ async function fold(
 ): Promise<FoldResult> {
   const opened = await openSource(dataPath, use, pace);
   try {
-    const { ops, seq } = await foldJournals(journals, opened.source.seq);
+    const { ops, seq, dropped } = await foldJournals(journals, opened.source.seq);
     const whole = opened.source instanceof ParsedSource && opened.bytes > 0;
-    if (ops.size === 0 && opened.bytes > 0) {
+    if (ops.size === 0 && dropped.size === 0 && opened.bytes > 0) {
       return { bytes: opened.bytes, seq, written: false, whole };
     }
     const texts = new JournalTexts(journals);
     try {
       const bytes = await writeDataFile(
         dataPath,
-        (w) => writeContents(w, opened.source, { ops, texts }, seq),
+        (w) => writeContents(w, opened.source, { ops, texts, dropped }, seq),
         pace,
       );
       return { bytes, seq, written: true, whole };
@@ -203,7 +203,10 @@ async function writeContents(
   };
   const old = new Set(source.workspaces());
   for (const id of old) {
-    await workspace(id, source.scope(id));
+    // A dropped workspace is left out, its id with it.
+    if (!changes.dropped.has(id)) {
+      await workspace(id, source.scope(id));
+    }
   }
   for (const id of ops.keys()) {
     if (id !== GLOBAL && !old.has(id)) {
@@ -218,6 +221,8 @@ async function writeContents(
 interface Changes {
   ops: FoldedOps;
   texts: JournalTexts;
+  /** Workspaces dropped whole since the data file was written. */
+  dropped: ReadonlySet<string>;
 }
 
 const OPEN_FIRST = Buffer.from('{\n');

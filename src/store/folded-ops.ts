@@ -1,7 +1,7 @@
 import { type FileHandle, open } from 'node:fs/promises';
 import { decodeLineParts, type JournalPartTx } from './journal';
 import { linesOf } from './lines';
-import { type Scope, StoreFileError } from './types';
+import { DROP, type Scope, StoreFileError } from './types';
 
 /**
  * Where a record's JSON lies in the journals, as bytes of one of them (its index among those
@@ -37,8 +37,10 @@ const READ_BYTES = 1 << 20;
 export async function foldJournals(
   paths: readonly string[],
   afterSeq: number,
-): Promise<{ ops: FoldedOps; seq: number }> {
+): Promise<{ ops: FoldedOps; seq: number; dropped: Set<Scope> }> {
   const ops: FoldedOps = new Map();
+  /** Workspaces dropped whole: the fold leaves them out, body and layout. */
+  const dropped = new Set<Scope>();
   let seq = afterSeq;
   let order = 0;
   for (const [journal, path] of paths.entries()) {
@@ -49,6 +51,11 @@ export async function foldJournals(
         }
         seq = Math.max(seq, tx.seq);
         for (const [scope, coll, id, rec] of tx.ops) {
+          if (coll === DROP) {
+            ops.delete(scope);
+            dropped.add(scope);
+            continue;
+          }
           const entry = entryOf(ops, scope, coll, id);
           if (rec === undefined) {
             entry.moved = true;
@@ -64,7 +71,7 @@ export async function foldJournals(
       }
     }
   }
-  return { ops, seq };
+  return { ops, seq, dropped };
 }
 
 function entryOf(ops: FoldedOps, scope: Scope, coll: string, id: string): Folded {

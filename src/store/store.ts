@@ -7,6 +7,7 @@ import { Tx } from './tx';
 import {
   type Change,
   type DataFileContents,
+  DROP,
   GLOBAL,
   type LoadedScope,
   type Op,
@@ -48,6 +49,8 @@ export class Store implements Backing {
   #loading: [Scope, number][] = [];
   /** Collections still the data file's bytes, for the background parse to take in turn. */
   #spans: Collection[] = [];
+  /** Workspaces dropped whole: no later write may name one. */
+  readonly #dropped = new Set<Scope>();
   #path = '';
   readonly #hooks: CommitHook[] = [];
   readonly #applied: ((changes: readonly Change[]) => void)[] = [];
@@ -184,6 +187,10 @@ export class Store implements Backing {
         hook(first.changes, tx);
       }
       const { ops, changes } = tx.changes();
+      const late = ops.find(([scope, coll]) => coll !== DROP && this.#dropped.has(scope));
+      if (late !== undefined) {
+        throw new Error(`workspace ${late[0]} is deleted: nothing more is written to it`);
+      }
       if (ops.length > 0) {
         this.#apply(ops);
         this.#seq += 1;
@@ -330,7 +337,11 @@ export class Store implements Backing {
   #replay(ops: readonly ReplayOp[]): void {
     const now: ReplayOp[] = [];
     for (const op of ops) {
-      if (!this.#unparsed.has(op[0])) {
+      if (op[1] === DROP) {
+        // What came before it in the transaction goes first; an unparsed workspace goes unparsed.
+        this.#apply(parsed(now.splice(0)));
+        this.#drop(op[0]);
+      } else if (!this.#unparsed.has(op[0])) {
         now.push(op);
       } else if (this.#replayed.has(op[0])) {
         this.#replayed.get(op[0])?.push(op);
@@ -343,6 +354,10 @@ export class Store implements Backing {
 
   #apply(ops: readonly Op[]): void {
     for (const [scope, coll, id, rec] of ops) {
+      if (coll === DROP) {
+        this.#drop(scope);
+        continue;
+      }
       this.#parse(scope);
       let colls = this.#scopes.get(scope);
       if (colls === undefined) {
@@ -361,6 +376,14 @@ export class Store implements Backing {
         collection.delete(before);
       }
     }
+  }
+
+  #drop(scope: Scope): void {
+    this.#scopes.delete(scope);
+    this.#unparsed.delete(scope);
+    this.#replayed.delete(scope);
+    this.#loading = this.#loading.filter(([loading]) => loading !== scope);
+    this.#dropped.add(scope);
   }
 
   #load(data: DataFileContents): void {

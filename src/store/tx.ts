@@ -1,5 +1,5 @@
 import type { GlobalCollections, Name, RecordOf, WorkspaceCollections } from './collections';
-import { type Change, GLOBAL, type Op, type Rec, type Scope } from './types';
+import { type Change, DROP, GLOBAL, type Op, type Rec, type Scope } from './types';
 
 export interface BaseReader {
   read(scope: Scope, coll: string, id: string): Rec | undefined;
@@ -13,6 +13,7 @@ export class Tx {
   readonly #base: BaseReader;
   readonly #writes = new Map<string, Map<string, Rec | null>>();
   readonly #texts = new Map<Rec, string>();
+  readonly #drops = new Set<Scope>();
   /**
    * A restore puts data back as it was: nothing happened in the workspace, so the commit hooks
    * that turn changes into events raise none. Those that schedule due work still follow it.
@@ -36,7 +37,31 @@ export class Tx {
     return this.scope(id);
   }
 
+  /**
+   * Drops a workspace scope whole: its records go in one op, without reading them. A read of it
+   * afterwards finds nothing, and a write to it is refused (the store refuses any later one too).
+   */
+  drop(scope: Scope): void {
+    if (scope === GLOBAL) {
+      throw new Error('the global scope is never dropped');
+    }
+    this.#drops.add(scope);
+    for (const key of [...this.#writes.keys()]) {
+      if (key.startsWith(`${scope}\u0000`)) {
+        this.#writes.delete(key);
+      }
+    }
+  }
+
+  /** The workspace scopes this transaction drops. */
+  get dropped(): ReadonlySet<Scope> {
+    return this.#drops;
+  }
+
   read(scope: Scope, coll: string, id: string): Rec | undefined {
+    if (this.#drops.has(scope)) {
+      return undefined;
+    }
     const written = this.#writes.get(slot(scope, coll))?.get(id);
     return written === undefined ? this.#base.read(scope, coll, id) : (written ?? undefined);
   }
@@ -48,6 +73,9 @@ export class Tx {
    * for as long as the record lives (issue 21). Its JSON is kept for the journal line.
    */
   write(scope: Scope, coll: string, id: string, rec: Rec | null): Rec | null {
+    if (this.#drops.has(scope)) {
+      throw new Error(`scope ${scope} was dropped`);
+    }
     const key = slot(scope, coll);
     let writes = this.#writes.get(key);
     if (writes === undefined) {
@@ -66,6 +94,9 @@ export class Tx {
   }
 
   values(scope: Scope, coll: string): Rec[] {
+    if (this.#drops.has(scope)) {
+      return [];
+    }
     const writes = this.#writes.get(slot(scope, coll));
     const out: Rec[] = [];
     for (const rec of this.#base.values(scope, coll)) {
@@ -84,10 +115,13 @@ export class Tx {
     return out;
   }
 
-  /** What committing would change, before and after, and the journal ops for it. */
+  /**
+   * What committing would change, before and after, and the journal ops for it. A dropped scope is
+   * one op and no change: the hooks read `dropped`.
+   */
   changes(): { changes: Change[]; ops: Op[] } {
     const changes: Change[] = [];
-    const ops: Op[] = [];
+    const ops: Op[] = [...this.#drops].map((scope): Op => [scope, DROP, DROP]);
     for (const [key, writes] of this.#writes) {
       const [scope = '', coll = ''] = key.split('\u0000');
       for (const [id, rec] of writes) {

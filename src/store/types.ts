@@ -52,6 +52,13 @@ export interface Change {
  */
 export type Op = [Scope, string, string, RawRecord?, string?];
 
+/**
+ * The collection (and id) of the op that drops a workspace scope whole: `[scope, DROP, DROP]`,
+ * journalled as a delete, so a line that holds one reads as every other. No collection is
+ * named so.
+ */
+export const DROP = '*';
+
 export const FORMAT = 'svc-data';
 export const FORMAT_VERSION = 1;
 
