@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { ApiError } from '../platform/errors';
 import type { Runtime } from '../platform/runtime';
 import { advanceClock, type StoreMeta } from '../platform/store-meta';
-import { GLOBAL, type Rec } from '../store';
+import { dumpScope, GLOBAL, type Rec } from '../store';
 import { FORMAT, FORMAT_VERSION } from '../store/types';
 import { checkId, checkShown, type FieldAt, type Written } from './checks';
 import { StoredRecordSchema } from './format';
@@ -36,7 +36,7 @@ const byId = (records: readonly Rec[]) => Object.fromEntries(records.map((r) => 
 
 function scopeOf(rt: Runtime, scope: string): ScopeRecords {
   return Object.fromEntries(
-    Object.entries(rt.store.dump(scope)).map(([coll, records]) => [coll, byId(records)]),
+    Object.entries(dumpScope(rt.store, scope)).map(([coll, records]) => [coll, byId(records)]),
   ) as ScopeRecords;
 }
 

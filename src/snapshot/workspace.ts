@@ -1,7 +1,7 @@
 import type { ApiKey, Workspace } from '../platform/auth';
 import { ApiError } from '../platform/errors';
 import type { Runtime } from '../platform/runtime';
-import type { Rec, Tx } from '../store';
+import { dumpScope, type Rec, type Tx } from '../store';
 import type { GlobalCollections, Name, WorkspaceCollections } from '../store/collections';
 import { checkFrame, checkShown, type Written } from './checks';
 import { type StoredRecord, WORKSPACE_SNAPSHOT, type WorkspaceSnapshot } from './format';
@@ -48,7 +48,7 @@ export async function exportWorkspace(rt: Runtime, wsId: string): Promise<Worksp
   }
   const own = credentialsOf((coll) => rt.store.global.values(coll), wsId);
   const hashOf = new Map(own.hashes.map((h) => [field(h, 'key_id'), h.id]));
-  const collections = rt.store.dump(wsId) as Record<string, StoredRecord[]>;
+  const collections = dumpScope(rt.store, wsId) as Record<string, StoredRecord[]>;
   const snapshot: WorkspaceSnapshot = {
     format: WORKSPACE_SNAPSHOT,
     version: 1,

@@ -1,4 +1,5 @@
 export type { GlobalCollections, WorkspaceCollections } from './collections';
+export { dumpScope } from './dump';
 export { storeFiles } from './persistence';
 export { ScopedStore } from './scoped';
 export { type CommitHook, Store } from './store';

@@ -57,6 +57,12 @@ export function encodeGroup(txs: readonly JournalTx[]): string {
  */
 export type ReplayOp = [Scope, string, string, string?];
 
+/** Replayed writes with their records parsed. */
+export const parsed = (ops: readonly ReplayOp[]): Op[] =>
+  ops.map(([scope, coll, id, text]) =>
+    text === undefined ? [scope, coll, id] : [scope, coll, id, JSON.parse(text) as RawRecord],
+  );
+
 export interface ReplayTx {
   seq: number;
   ops: ReplayOp[];

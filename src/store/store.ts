@@ -1,6 +1,6 @@
 import { Collection } from './collection';
 import type { GlobalCollections, WorkspaceCollections } from './collections';
-import type { ReplayOp } from './journal';
+import { parsed, type ReplayOp } from './journal';
 import { Persistence } from './persistence';
 import { type Backing, ScopedStore } from './scoped';
 import { Tx } from './tx';
@@ -11,7 +11,6 @@ import {
   GLOBAL,
   type LoadedScope,
   type Op,
-  type RawRecord,
   type Rec,
   type ScanOptions,
   type Scope,
@@ -19,12 +18,6 @@ import {
 } from './types';
 
 export type CommitHook = (changes: readonly Change[], tx: Tx) => void;
-
-/** Replayed writes with their records parsed. */
-const parsed = (ops: readonly ReplayOp[]): Op[] =>
-  ops.map(([scope, coll, id, text]) =>
-    text === undefined ? [scope, coll, id] : [scope, coll, id, JSON.parse(text) as RawRecord],
-  );
 
 /**
  * The whole data set in memory, written through a journal. Every read and write names its scope
@@ -275,18 +268,6 @@ export class Store implements Backing {
     for (const [name, collection] of this.#scopes.get(scope) ?? []) {
       if (collection.byId.size > 0) {
         out.push(name);
-      }
-    }
-    return out;
-  }
-
-  /** A scope's records by collection, as committed (shared, not copied: records are immutable). */
-  dump(scope: Scope): Record<string, Rec[]> {
-    this.#parse(scope);
-    const out: Record<string, Rec[]> = {};
-    for (const [name, collection] of this.#scopes.get(scope) ?? []) {
-      if (collection.byId.size > 0) {
-        out[name] = [...collection.byId.values()];
       }
     }
     return out;

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, test } from 'vitest';
-import { type Rec, Store, StoreFileError } from '../../src/store';
+import { dumpScope, type Rec, Store, StoreFileError } from '../../src/store';
 import { cleanup } from '../support/spawn';
 import { openPath } from './files';
 
@@ -87,8 +87,8 @@ describe('a start after a crash', () => {
     store.transaction((tx) => tx.scope<Loose>('ws_b').put('alpha', { id: 'b2', v: 'after' }));
     await store.close();
     const { store: again } = await Store.open(path);
-    expect(again.dump('ws_a').alpha?.map((r) => r.id)).toEqual(['a1', 'a2']);
-    expect(again.dump('ws_b').alpha?.map((r) => r.id)).toEqual(['b1', 'b2']);
+    expect(dumpScope(again, 'ws_a').alpha?.map((r) => r.id)).toEqual(['a1', 'a2']);
+    expect(dumpScope(again, 'ws_b').alpha?.map((r) => r.id)).toEqual(['b1', 'b2']);
     await again.close();
   });
 

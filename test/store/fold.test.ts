@@ -1,7 +1,7 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import { afterEach, describe, expect, test } from 'vitest';
-import { GLOBAL, type Rec, Store, StoreFileError } from '../../src/store';
+import { dumpScope, GLOBAL, type Rec, Store, StoreFileError } from '../../src/store';
 import { compactFiles } from '../../src/store/compactor';
 import { cleanup } from '../support/spawn';
 import { openPath, withLayout } from './files';
@@ -35,7 +35,7 @@ const pick = <T>(list: readonly T[], draw: (n: number) => number) => list[draw(l
 function contents(store: Store): Record<string, Record<string, Rec[]>> {
   const out: Record<string, Record<string, Rec[]>> = {};
   for (const scope of SCOPES) {
-    const dump = store.dump(scope);
+    const dump = dumpScope(store, scope);
     const sorted: Record<string, Rec[]> = {};
     for (const name of Object.keys(dump).sort()) {
       sorted[name] = dump[name] as Rec[];
@@ -150,7 +150,7 @@ describe('folding the journal into the data file', () => {
     // Read in 8 MB pieces, summed as they came in: the checksum held, the workspace left unparsed.
     expect(reopened.unparsed).toBe(1);
     expect(contents(reopened)).toEqual(expected);
-    const ids = reopened.dump('ws_a').alpha?.map((r) => r.id) ?? [];
+    const ids = dumpScope(reopened, 'ws_a').alpha?.map((r) => r.id) ?? [];
     expect(ids.slice(0, 3)).toEqual(['r0', 'r2', 'r3']);
     expect(ids.slice(-2)).toEqual(['r1', 'new']);
     expect(ids).toHaveLength(4_000 - 39 + 1);
@@ -301,7 +301,7 @@ describe('a journal set aside, folded by the worker', () => {
     await writeFile(`${path}.journal.prev`, torn);
     await compactFiles({ dataPath: path, journals: [`${path}.journal.prev`], paced: false }).done;
     const { store: reopened } = await Store.open(path);
-    const ids = reopened.dump('ws_a').alpha?.map((r) => r.id) ?? [];
+    const ids = dumpScope(reopened, 'ws_a').alpha?.map((r) => r.id) ?? [];
     expect(ids).toHaveLength(199);
     expect(ids.at(-1)).toBe('r198');
     await reopened.close();
