@@ -180,7 +180,11 @@ export class Store implements Backing {
         hook(first.changes, tx);
       }
       const { ops, changes } = tx.changes();
-      const late = ops.find(([scope, coll]) => coll !== DROP && this.#dropped.has(scope));
+      // Looked for only once a workspace was dropped: every commit passes here.
+      const late =
+        this.#dropped.size === 0
+          ? undefined
+          : ops.find(([scope, coll]) => coll !== DROP && this.#dropped.has(scope));
       if (late !== undefined) {
         throw new Error(`workspace ${late[0]} is deleted: nothing more is written to it`);
       }

@@ -13,11 +13,7 @@ export function JobLink({ ctx, jobId }: { ctx: ServiceContext; jobId: string | n
   if (!job) {
     return <>—</>;
   }
-  return (
-    <a href={`/jobs/${job.id}`}>
-      {job.job_number} {job.name ?? job.address}
-    </a>
-  );
+  return <a href={`/jobs/${job.id}`}>{jobLabel(job)}</a>;
 }
 
 /** Whether the record's job is deleted: the record, and its links (PDFs, downloads), are offline. */

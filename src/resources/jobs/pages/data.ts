@@ -1,4 +1,3 @@
-import type { Child } from 'hono/jsx';
 import type { OnJobPage } from '../../../platform/family';
 import type { ServiceContext } from '../../../platform/service-context';
 import { contactName } from '../../contacts/api';
@@ -38,22 +37,17 @@ function people(ctx: ServiceContext, job: Job): PersonOnJob[] {
   });
 }
 
-/** A family's part of the job's page. */
-export interface Shown {
-  on: OnJobPage;
-  part: Child;
-}
-
 export function jobView(ctx: ServiceContext, job: Job, onJob: readonly OnJobPage[]) {
   const stage = ctx.ws.get('stages', job.stage_id);
   const stages: Stage[] = stage ? stagesOf(ctx, stage.pipeline_id) : [];
+  // Each family's part of the page, with the moments its records add to the timeline.
   const shown = onJob.map((on) => ({ on, ...on.show(ctx, job) }));
   return {
     job,
     out: presentJob(ctx, job),
     stages,
     people: people(ctx, job),
-    parts: shown.map(({ on, part }): Shown => ({ on, part })),
+    parts: shown,
     timeline: timelineOf(
       ctx,
       job,

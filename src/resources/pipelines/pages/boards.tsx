@@ -1,5 +1,6 @@
 import type { ServiceContext } from '../../../platform/service-context';
 import type { WorkspaceCollections } from '../../../store';
+import { jobLabel } from '../../../web/ui/on-job';
 import { count } from '../../../web/ui/parts';
 import type { Stage } from '../schema';
 import { listPipelines, stagesOf } from '../service';
@@ -49,9 +50,7 @@ function BoardColumn({ col }: { col: Column }) {
       <ul>
         {col.jobs.map((j) => (
           <li>
-            <a href={`/jobs/${j.id}`}>
-              {j.job_number} {j.name ?? j.address}
-            </a>
+            <a href={`/jobs/${j.id}`}>{jobLabel(j)}</a>
           </li>
         ))}
       </ul>
