@@ -123,11 +123,13 @@ describe('GET /invoices', () => {
   });
 
   test('pages with limit and cursor, none skipped or repeated', async () => {
-    const { ws } = await fresh();
+    const { h, ws } = await fresh();
     const job = await newJob(ws);
     const made: string[] = [];
     for (let i = 0; i < 5; i++) {
       made.unshift((await newInvoice(ws, { job_id: job.id })).id);
+      // A second apart: two made in one millisecond order by id, the keyset's tie-break.
+      await h.admin.post('/clock', { advance_seconds: 1 });
     }
     const seen: string[] = [];
     let cursor: string | null = null;

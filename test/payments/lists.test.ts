@@ -88,11 +88,14 @@ describe('GET /payments', () => {
   });
 
   test('pages with limit and cursor, none skipped or repeated', async () => {
-    const { ws } = await fresh();
+    const { h, ws } = await fresh();
     const job = await newJob(ws);
     const made: string[] = [];
     for (let i = 1; i <= 5; i++) {
       made.unshift((await pay(ws, { job_id: job.id, amount: i })).id);
+      // Two payments made in one millisecond order by id (the keyset's tie-break), not by when
+      // the test made them: a second apart, newest first is the order they were made in.
+      await h.admin.post('/clock', { advance_seconds: 1 });
     }
     const seen: string[] = [];
     let cursor: string | null = null;
