@@ -73,9 +73,33 @@ export function createRuntime(
   };
   rt.idempotency.start();
   rt.files.watch(store);
+  forgetDeleted(rt);
   watchDeletions(rt);
   watchDueWork(rt);
   deriveDeliveries(rt);
   rt.deliveries.start();
   return rt;
+}
+
+/**
+ * What svc keeps of a workspace beside its records (its scheduled work, its calls in the request
+ * log, its files' bytes) goes when the workspace is deleted; a start leaves out what a stop in
+ * between left of one (decisions.md, Workspaces).
+ */
+function forgetDeleted(rt: Runtime): void {
+  const exists = (wsId: string) => rt.store.global.get('workspaces', wsId) !== undefined;
+  if (rt.store.durable) {
+    // A log beside a store in memory outlives it (tests restart over one file): nothing to match.
+    rt.requestLog.knowWorkspaces(exists);
+  }
+  void rt.files.sweep(exists).catch(() => undefined);
+  rt.store.onDropped((wsId) => {
+    rt.scheduler.cancelGroup(wsId);
+    rt.requestLog.forget(wsId);
+    // The bytes go once the deletion is on disk: a crash before must not leave records without them.
+    void rt.store
+      .sync()
+      .then(() => rt.files.removeWorkspace(wsId))
+      .catch(() => undefined);
+  });
 }

@@ -45,4 +45,8 @@ export const AdminWorkspaceSchema = z
   })
   .openapi('AdminWorkspace');
 
+export const DeletedWorkspaceSchema = z
+  .object({ id: z.uuid(), object: z.literal('workspace'), deleted: z.literal(true) })
+  .openapi('AdminDeletedWorkspace');
+
 export const ClockSchema = z.object({ now: timestamp() }).openapi('AdminClock');

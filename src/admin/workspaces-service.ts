@@ -6,9 +6,10 @@ import type { Runtime } from '../platform/runtime';
 import { disableWebhooksOf } from '../resources/webhooks/service';
 import { generate, insertWorkspace, type KeyPair } from '../seed';
 import { withFreshIds } from '../seed/remap';
-import type { Position } from '../store';
+import { credentialsOf } from '../snapshot/workspace';
+import type { Position, Rec, Store } from '../store';
 import { type Page, pageInOrder } from './paging';
-import type { AdminKeySchema, AdminWorkspaceSchema } from './schemas';
+import type { AdminKeySchema, AdminWorkspaceSchema, DeletedWorkspaceSchema } from './schemas';
 
 export const presentKey = (key: ApiKey): z.infer<typeof AdminKeySchema> => ({
   id: key.id,
@@ -44,7 +45,50 @@ export function listWorkspaces(
   after: Position | undefined,
   limit: number,
 ): Page<Workspace> {
-  return pageInOrder([...rt.store.global.values('workspaces')], after, limit);
+  const all = [...rt.store.global.values('workspaces')];
+  return pageInOrder(all, after && departed(rt.store).resume(after, all), limit);
+}
+
+/**
+ * Where a page goes on from when its cursor names a workspace deleted since: the workspace that
+ * stood before it when it went (or before that one, if it went too). The order is the order
+ * workspaces were made, which no field of theirs holds, so it is remembered as they go; a cursor
+ * naming one deleted before a restart is 400, as any cursor whose place is gone.
+ */
+class Departed {
+  readonly #before = new Map<string, string | null>();
+
+  deleted(id: string, all: readonly Workspace[]): void {
+    const at = all.findIndex((ws) => ws.id === id);
+    if (this.#before.size >= MAX_DEPARTED) {
+      this.#before.clear();
+    }
+    this.#before.set(id, at > 0 ? (all[at - 1]?.id ?? null) : null);
+  }
+
+  /** `after`, or where to go on from when its workspace is gone: null for the start. */
+  resume(after: Position, all: readonly Workspace[]): Position | undefined {
+    let id: string | null | undefined = after.id;
+    while (id !== null && id !== undefined && !all.some((ws) => ws.id === id)) {
+      const before = this.#before.get(id);
+      if (before === undefined) {
+        return after; // not known to have gone: pageInOrder refuses it
+      }
+      id = before;
+    }
+    return id === null ? undefined : { created_at: '', id };
+  }
+}
+
+const MAX_DEPARTED = 100_000;
+const departedOf = new WeakMap<Store, Departed>();
+function departed(store: Store): Departed {
+  let made = departedOf.get(store);
+  if (made === undefined) {
+    made = new Departed();
+    departedOf.set(store, made);
+  }
+  return made;
 }
 
 export function getWorkspace(rt: Runtime, id: string): Workspace {
@@ -127,4 +171,42 @@ export function revokeKey(rt: Runtime, id: string): ApiKey {
     disableWebhooksOf(tx.workspace(key.workspace_id), key.id, now);
     return tx.global.put('api_keys', { ...key, revoked_at: now });
   });
+}
+
+/**
+ * Deletes workspace `id` and everything of it for good, in one transaction that raises no events
+ * (nobody is left to tell): its records (the scope dropped whole, never read), its keys, OAuth
+ * grants and kept answers. What svc keeps beside the store goes as the drop commits (runtime.ts,
+ * forgetDeleted); the faults that match it go here, where its keys are known.
+ */
+export function deleteWorkspace(rt: Runtime, id: string): z.infer<typeof DeletedWorkspaceSchema> {
+  const order = [...rt.store.global.values('workspaces')];
+  const keyIds = rt.store.transaction(
+    (tx) => {
+      if (!tx.global.get('workspaces', id)) {
+        throw new ApiError('not_found', 'no such workspace');
+      }
+      const own = credentialsOf((coll) => tx.global.all(coll as never) as Rec[], id);
+      const global = tx.scope<Record<string, Rec>>('g');
+      for (const [coll, records] of [
+        ['api_keys', own.keys],
+        ['key_hashes', own.hashes],
+        ['oauth_connections', own.connections],
+        ['oauth_tokens', own.tokens],
+        ['oauth_codes', own.codes],
+        ['idempotency_keys', own.idempotency],
+      ] as const) {
+        for (const rec of records) {
+          global.delete(coll, rec.id);
+        }
+      }
+      tx.global.delete('workspaces', id);
+      tx.drop(id);
+      return new Set(own.keys.map((k) => k.id));
+    },
+    { quiet: true },
+  );
+  departed(rt.store).deleted(id, order);
+  rt.faults.forgetWorkspace(id, keyIds);
+  return { id, object: 'workspace', deleted: true };
 }

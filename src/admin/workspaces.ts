@@ -8,10 +8,16 @@ import { byId, jsonBody, recordId } from '../resources/common/routing';
 import { createFromSnapshot } from '../snapshot/create';
 import { WorkspaceSnapshotSchema } from '../snapshot/format';
 import { adminPage, adminPaging, positionOf } from './paging';
-import { AdminKeySchema, AdminWorkspaceSchema, CreatedWorkspaceSchema } from './schemas';
+import {
+  AdminKeySchema,
+  AdminWorkspaceSchema,
+  CreatedWorkspaceSchema,
+  DeletedWorkspaceSchema,
+} from './schemas';
 import {
   createKey,
   createWorkspace,
+  deleteWorkspace,
   getWorkspace,
   listWorkspaces,
   presentKey,
@@ -81,6 +87,19 @@ const patch = createRoute({
   ...byId,
   responses: {
     200: jsonResponse(AdminWorkspaceSchema, 'The workspace'),
+    ...adminWriteErrors('invalid_request', 'not_found'),
+  },
+});
+
+const remove = createRoute({
+  method: 'delete',
+  path: '/workspaces/{id}',
+  operationId: 'deleteWorkspace',
+  summary:
+    'Delete a workspace and everything of it for good: records, file bytes, keys (401 at once), OAuth connections, subscriptions and their pending deliveries, request-log entries, faults matching it, idempotency records; then 404',
+  ...byId,
+  responses: {
+    200: jsonResponse(DeletedWorkspaceSchema, 'The workspace is gone'),
     ...adminWriteErrors('invalid_request', 'not_found'),
   },
 });
@@ -157,6 +176,7 @@ export function workspaceAdmin(rt: Runtime) {
       const ws = setSubscription(rt, recordId(c), c.req.valid('json').subscription_active);
       return c.json(presentWorkspace(rt, ws), 200);
     })
+    .openapi(remove, (c) => c.json(deleteWorkspace(rt, recordId(c)), 200))
     .openapi(newKey, (c) => c.json(createKey(rt, recordId(c), c.req.valid('json')), 201))
     .openapi(revoke, (c) => c.json(presentKey(revokeKey(rt, recordId(c))), 200));
 }

@@ -92,12 +92,20 @@ export class DeliveryWorker implements Deliveries {
     if (!isOpen(d) || this.#held(d)) {
       this.#rt.scheduler.cancel(key);
     } else if (d.next_attempt_at !== null) {
-      this.#rt.scheduler.schedule(key, Date.parse(d.next_attempt_at), () =>
-        this.attempt(wsId, d.id),
+      this.#rt.scheduler.schedule(
+        key,
+        Date.parse(d.next_attempt_at),
+        () => this.attempt(wsId, d.id),
+        wsId,
       );
     } else if (atStart) {
       // A resend or test send (its caller sends it) cut short by a restart: it goes now.
-      this.#rt.scheduler.schedule(key, this.#rt.clock.nowMs(), () => this.attempt(wsId, d.id));
+      this.#rt.scheduler.schedule(
+        key,
+        this.#rt.clock.nowMs(),
+        () => this.attempt(wsId, d.id),
+        wsId,
+      );
     }
   }
 
@@ -106,8 +114,11 @@ export class DeliveryWorker implements Deliveries {
   }
 
   #hold(wsId: string, p: PendingUpdate): void {
-    this.#rt.scheduler.schedule(flushKey(wsId, p.id), Date.parse(p.due_at), () =>
-      flushUpdate(this.#rt, wsId, p.id),
+    this.#rt.scheduler.schedule(
+      flushKey(wsId, p.id),
+      Date.parse(p.due_at),
+      () => flushUpdate(this.#rt, wsId, p.id),
+      wsId,
     );
   }
 

@@ -212,6 +212,12 @@ function answer(c: Context<AppEnv>, a: KeptAnswer & { replayed: boolean }): Resp
   return c.body(a.body, a.status as 200);
 }
 
+/** The workspace a token answer grants access to; a revocation's `{}` names none. */
+const workspaceOf = (body: object): string | undefined => {
+  const id = (body as { workspace_id?: unknown }).workspace_id;
+  return typeof id === 'string' ? id : undefined;
+};
+
 /** What a request does once its client is known; its own checks are made before that. */
 type Act = (app: OAuthApp) => object;
 
@@ -266,7 +272,8 @@ async function serve(
     const app = authenticateClient(rt, client);
     const run = async (): Promise<KeptAnswer> => {
       try {
-        return { status: 200, body: JSON.stringify(act(app)) };
+        const body = act(app);
+        return { status: 200, body: JSON.stringify(body), workspaceId: workspaceOf(body) };
       } catch (err) {
         if (err instanceof OAuthError) {
           return { status: err.status, body: errorBody(err) };

@@ -26,7 +26,7 @@ export function watchDueWork(rt: Runtime): void {
       rt.scheduler.cancel(taskKey(work, wsId, id));
       return;
     }
-    rt.scheduler.schedule(taskKey(work, wsId, id), at, () => run(rt, work, wsId, id));
+    rt.scheduler.schedule(taskKey(work, wsId, id), at, () => run(rt, work, wsId, id), wsId);
   };
   rt.store.onLoaded((wsId) => {
     const scoped = rt.store.workspace(wsId);

@@ -30,8 +30,11 @@ const taskKey = (coll: string, wsId: string, id: string) => `purge:${coll}:${wsI
  */
 export function watchDeletions(rt: Runtime): void {
   const schedule = (coll: string, wsId: string, id: string, deletedAt: string) =>
-    rt.scheduler.schedule(taskKey(coll, wsId, id), Date.parse(deletedAt) + RETAIN_MS, () =>
-      purge(rt, coll, wsId, id),
+    rt.scheduler.schedule(
+      taskKey(coll, wsId, id),
+      Date.parse(deletedAt) + RETAIN_MS,
+      () => purge(rt, coll, wsId, id),
+      wsId,
     );
   rt.store.onLoaded((wsId) => {
     const scoped = rt.store.workspace(wsId);

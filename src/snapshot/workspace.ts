@@ -10,7 +10,7 @@ type GlobalColl = Name<GlobalCollections>;
 type WsColl = Name<WorkspaceCollections>;
 
 /** What of the global scope belongs to one workspace: its keys, OAuth grants and replays. */
-interface Credentials {
+export interface Credentials {
   keys: ApiKey[];
   hashes: Rec[];
   connections: Rec[];
@@ -19,7 +19,10 @@ interface Credentials {
   idempotency: Rec[];
 }
 
-function credentialsOf(read: (coll: GlobalColl) => Iterable<Rec>, wsId: string): Credentials {
+export function credentialsOf(
+  read: (coll: GlobalColl) => Iterable<Rec>,
+  wsId: string,
+): Credentials {
   const keys = [...(read('api_keys') as Iterable<ApiKey>)].filter((k) => k.workspace_id === wsId);
   const keyIds = new Set(keys.map((k) => k.id));
   const hashes = [...read('key_hashes')].filter((h) => keyIds.has(field(h, 'key_id')));
@@ -32,8 +35,8 @@ function credentialsOf(read: (coll: GlobalColl) => Iterable<Rec>, wsId: string):
   );
   const codes = [...read('oauth_codes')].filter((c) => field(c, 'workspace_id') === wsId);
   const credentialIds = new Set([...keyIds, ...connectionIds]);
-  const idempotency = [...read('idempotency_keys')].filter((r) =>
-    credentialIds.has(field(r, 'credential_id')),
+  const idempotency = [...read('idempotency_keys')].filter(
+    (r) => credentialIds.has(field(r, 'credential_id')) || field(r, 'workspace_id') === wsId,
   );
   return { keys, hashes, connections, tokens, codes, idempotency };
 }

@@ -10,6 +10,7 @@ export {
   type Position,
   type Rec,
   type ScanOptions,
+  ScopeDropped,
   StoreFileError,
   type Template,
 } from './types';

@@ -15,6 +15,9 @@ const MIN_COMPACT_BYTES = 8 * 1024 * 1024;
  */
 const COMPACT_SHARE = 4;
 
+/** How long after a workspace is dropped the data file is folded without it (see foldSoon). */
+const FOLD_AFTER_DROP_MS = 1000;
+
 /** How long after a fold failed the next is tried, unless a compaction is asked for. */
 const FOLD_RETRY_MS = 5000;
 
@@ -57,6 +60,8 @@ export class Persistence {
    */
   #closing = false;
   #stopFold: () => void = () => {};
+  /** A fold asked for by foldSoon, not yet started. */
+  #foldTimer: NodeJS.Timeout | undefined;
 
   private constructor(
     dataPath: string,
@@ -145,11 +150,30 @@ export class Persistence {
   }
 
   /**
+   * A fold a moment from now, unless one is already asked for: a dropped workspace's records
+   * leave the data file then, and a CI server deleting a workspace a second folds once for
+   * several, not once each. A fold that fails is tried again by the loop; nothing waits on this.
+   */
+  foldSoon(): void {
+    if (this.#foldTimer !== undefined || this.#closing) {
+      return;
+    }
+    this.#foldTimer = setTimeout(() => {
+      this.#foldTimer = undefined;
+      if (!this.#closing) {
+        this.compact().catch(() => undefined);
+      }
+    }, FOLD_AFTER_DROP_MS);
+    this.#foldTimer.unref();
+  }
+
+  /**
    * Flushes and, unless the data file already holds everything, folds the journal into it a last time. Rejects when
    * anything failed to reach the disk, now or before: a shutdown must not say all was flushed.
    */
   async close(): Promise<void> {
     this.#closing = true;
+    clearTimeout(this.#foldTimer);
     this.#stopFold();
     try {
       await this.#loop;

@@ -1,6 +1,7 @@
 import { Collection } from './collection';
 import type { GlobalCollections, WorkspaceCollections } from './collections';
 import { parsed, type ReplayOp } from './journal';
+import { LoadedListeners } from './loaded';
 import { Persistence } from './persistence';
 import { type Backing, ScopedStore } from './scoped';
 import { Tx } from './tx';
@@ -14,6 +15,7 @@ import {
   type Rec,
   type ScanOptions,
   type Scope,
+  ScopeDropped,
   UnparsedScope,
 } from './types';
 
@@ -34,12 +36,7 @@ export class Store implements Backing {
    * parsed, so a restart after a crash does not parse every workspace its journal touched.
    */
   readonly #replayed = new Map<Scope, ReplayOp[]>();
-  readonly #loaded: ((scope: Scope) => void)[] = [];
-  /**
-   * Workspaces parsed whose onLoaded listeners have not run yet (see #parse), each with how many
-   * listeners there were then: one added since was told at once.
-   */
-  #loading: [Scope, number][] = [];
+  readonly #loaded = new LoadedListeners();
   /** Collections still the data file's bytes, for the background parse to take in turn. */
   #spans: Collection[] = [];
   /** Workspaces dropped whole: no later write may name one. */
@@ -47,6 +44,7 @@ export class Store implements Backing {
   #path = '';
   readonly #hooks: CommitHook[] = [];
   readonly #applied: ((changes: readonly Change[]) => void)[] = [];
+  readonly #droppedListeners: ((scope: Scope) => void)[] = [];
   #seq = 0;
   #tx: Tx | undefined;
   #persistence: Persistence | undefined;
@@ -70,6 +68,10 @@ export class Store implements Backing {
       store.#seq = tx.seq;
     }
     store.#persistence = persistence;
+    if (store.#dropped.size > 0) {
+      // A workspace deleted just before a crash: its records leave the data file now.
+      persistence.foldSoon();
+    }
     return { store, created: data === null && txs.length === 0 };
   }
 
@@ -91,12 +93,10 @@ export class Store implements Backing {
    * must scan in every workspace (purges, pending deliveries) is scanned as it arrives.
    */
   onLoaded(listener: (scope: Scope) => void): void {
-    this.#loaded.push(listener);
-    for (const scope of [...this.#scopes.keys()]) {
-      if (scope !== GLOBAL) {
-        listener(scope);
-      }
-    }
+    this.#loaded.add(
+      listener,
+      [...this.#scopes.keys()].filter((scope) => scope !== GLOBAL),
+    );
   }
 
   /** Whether workspaces of the data file are still waiting to be parsed. */
@@ -134,7 +134,7 @@ export class Store implements Backing {
     while (this.#unparsed.size > 0) {
       this.parseNext();
     }
-    this.#tellLoaded();
+    this.#loaded.tell();
   }
 
   /** Runs inside every commit with its changes; may write more (the outbox, later). */
@@ -148,6 +148,14 @@ export class Store implements Backing {
    */
   onApplied(listener: (changes: readonly Change[]) => void): void {
     this.#applied.push(listener);
+  }
+
+  /**
+   * Runs after a commit that dropped a workspace scope, once for each: what svc keeps of a
+   * workspace outside the store (scheduled work, files, the request log) forgets it here.
+   */
+  onDropped(listener: (scope: Scope) => void): void {
+    this.#droppedListeners.push(listener);
   }
 
   /**
@@ -186,7 +194,7 @@ export class Store implements Backing {
           ? undefined
           : ops.find(([scope, coll]) => coll !== DROP && this.#dropped.has(scope));
       if (late !== undefined) {
-        throw new Error(`workspace ${late[0]} is deleted: nothing more is written to it`);
+        throw new ScopeDropped(late[0]);
       }
       if (ops.length > 0) {
         this.#apply(ops);
@@ -196,6 +204,14 @@ export class Store implements Backing {
       this.#tx = undefined;
       for (const listener of this.#applied) {
         listener(changes);
+      }
+      if (tx.dropped.size > 0) {
+        for (const scope of tx.dropped) {
+          for (const listener of this.#droppedListeners) {
+            listener(scope);
+          }
+        }
+        this.#persistence?.foldSoon();
       }
       return value;
     } finally {
@@ -295,24 +311,7 @@ export class Store implements Backing {
       this.#replayed.delete(scope);
       this.#apply(parsed(replayed));
     }
-    // The listeners (due work, purges, deliveries to resume) scan the whole workspace, so they
-    // run once the read that parsed it is answered, not on its way (issue 35: they were a third
-    // of a first page's time). They scan what is committed then, as a start would have; parseAll,
-    // which every move of the clock runs first, tells them at once.
-    this.#loading.push([scope, this.#loaded.length]);
-    if (this.#loading.length === 1) {
-      setImmediate(() => this.#tellLoaded());
-    }
-  }
-
-  #tellLoaded(): void {
-    const loading = this.#loading;
-    this.#loading = [];
-    for (const [scope, listeners] of loading) {
-      for (const listener of this.#loaded.slice(0, listeners)) {
-        listener(scope);
-      }
-    }
+    this.#loaded.parsed(scope);
   }
 
   /**
@@ -367,7 +366,7 @@ export class Store implements Backing {
     this.#scopes.delete(scope);
     this.#unparsed.delete(scope);
     this.#replayed.delete(scope);
-    this.#loading = this.#loading.filter(([loading]) => loading !== scope);
+    this.#loaded.forget(scope);
     this.#dropped.add(scope);
   }
 

@@ -154,3 +154,13 @@ export interface DataFileContents {
 }
 
 export class StoreFileError extends Error {}
+
+/**
+ * A write to a workspace dropped earlier (a request that began before its workspace was deleted
+ * and wrote after): refused whole, as the workspace is no more.
+ */
+export class ScopeDropped extends Error {
+  constructor(readonly scope: Scope) {
+    super(`workspace ${scope} is deleted: nothing more is written to it`);
+  }
+}

@@ -81,6 +81,7 @@ const ADMIN = {
   'POST /workspaces': 'createWorkspace',
   'GET /workspaces': 'listWorkspaces',
   'GET /workspaces/{id}': 'getWorkspace',
+  'DELETE /workspaces/{id}': 'deleteWorkspace',
   'PATCH /workspaces/{id}': 'updateWorkspace',
   'POST /workspaces/{id}/keys': 'createWorkspaceKey',
   'DELETE /keys/{id}': 'revokeKey',

@@ -36,6 +36,27 @@ describe('Scheduler', () => {
     expect(ran).toEqual([1_000_050]);
   });
 
+  test('cancelling a group cancels its tasks alone, a task moved to another group included', async () => {
+    const clock = new Clock(0, () => 1000);
+    const scheduler = new Scheduler(clock);
+    const ran: string[] = [];
+    const task = (name: string) => () => {
+      ran.push(name);
+    };
+    scheduler.schedule('a1', 2000, task('a1'), 'ws_a');
+    scheduler.schedule('a2', 3000, task('a2'), 'ws_a');
+    scheduler.schedule('b1', 2500, task('b1'), 'ws_b');
+    scheduler.schedule('moved', 2600, task('moved'), 'ws_a');
+    scheduler.schedule('moved', 2600, task('moved'), 'ws_b');
+    scheduler.schedule('server', 2700, task('server'));
+    scheduler.cancelGroup('ws_a');
+    expect(scheduler.size).toBe(3);
+    await scheduler.advanceTo(5000);
+    expect(ran).toEqual(['b1', 'moved', 'server']);
+    scheduler.cancelGroup('ws_b'); // nothing left of it: harmless
+    expect(scheduler.size).toBe(0);
+  });
+
   test('the clock never moves backwards', () => {
     const clock = new Clock(0, () => 1000);
     clock.moveTo(5000);

@@ -6,6 +6,8 @@ interface Task {
   at: number;
   order: number;
   run: () => unknown;
+  /** The workspace the work is of, if any: cancelled with it when it is deleted. */
+  group: string | undefined;
 }
 
 // DESIGN, Clock: work that falls due (deliveries, expiries, purges) registers here.
@@ -18,6 +20,8 @@ interface Task {
 export class Scheduler {
   readonly #clock: Clock;
   readonly #tasks = new Map<string, Task>();
+  /** The keys of each group's tasks. */
+  readonly #groups = new Map<string, Set<string>>();
   // Replaced or cancelled tasks stay in the heap and are skipped when they surface.
   readonly #queue = new MinHeap<Task>(
     (a, b) => a.at < b.at || (a.at === b.at && a.order < b.order),
@@ -34,16 +38,38 @@ export class Scheduler {
     this.#onError = onError;
   }
 
-  /** Registers `run` at `at` (ms on the clock); a task with the same key is replaced. */
-  schedule(key: string, at: number, run: () => unknown): void {
-    const task = { key, at, order: this.#order++, run };
+  /**
+   * Registers `run` at `at` (ms on the clock); a task with the same key is replaced. `group`: the
+   * workspace it is of, if any (see cancelGroup).
+   */
+  schedule(key: string, at: number, run: () => unknown, group?: string): void {
+    const task = { key, at, order: this.#order++, run, group };
+    this.#forget(this.#tasks.get(key));
     this.#tasks.set(key, task);
+    if (group !== undefined) {
+      let keys = this.#groups.get(group);
+      if (keys === undefined) {
+        keys = new Set();
+        this.#groups.set(group, keys);
+      }
+      keys.add(key);
+    }
     this.#queue.push(task);
     this.#arm();
   }
 
   cancel(key: string): void {
+    this.#forget(this.#tasks.get(key));
     this.#tasks.delete(key);
+    this.#arm();
+  }
+
+  /** Cancels every task of `group` (a workspace deleted); work of it already running runs on. */
+  cancelGroup(group: string): void {
+    for (const key of this.#groups.get(group) ?? []) {
+      this.#tasks.delete(key);
+    }
+    this.#groups.delete(group);
     this.#arm();
   }
 
@@ -119,6 +145,7 @@ export class Scheduler {
     // Dropped before it runs, so that it may reschedule itself under the same key.
     this.#queue.pop();
     this.#tasks.delete(task.key);
+    this.#forget(task);
     const running: Promise<void> = Promise.resolve()
       .then(task.run)
       .then(
@@ -129,6 +156,18 @@ export class Scheduler {
         this.#inFlight.delete(running);
       });
     this.#inFlight.add(running);
+  }
+
+  /** Takes `task` out of its group's keys. */
+  #forget(task: Task | undefined): void {
+    if (task?.group === undefined) {
+      return;
+    }
+    const keys = this.#groups.get(task.group);
+    keys?.delete(task.key);
+    if (keys?.size === 0) {
+      this.#groups.delete(task.group);
+    }
   }
 
   #arm(): void {

@@ -1,5 +1,6 @@
 import type { Context, ErrorHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { ScopeDropped } from '../../store';
 import { type AppEnv, requestAppUrl } from '../app-env';
 import { ApiError, errorBody } from './index';
 
@@ -37,6 +38,10 @@ export function toApiError(err: unknown): ApiError | undefined {
   }
   if (err instanceof HTTPException) {
     return fromHttpException(err);
+  }
+  if (err instanceof ScopeDropped) {
+    // decisions.md, Workspaces: a call that began before its workspace was deleted and wrote after.
+    return new ApiError('not_found', 'the workspace was deleted while this request ran');
   }
   return undefined;
 }

@@ -172,6 +172,22 @@ export class Faults {
     this.#draws.clear();
   }
 
+  /**
+   * A workspace deleted: the faults that match it, or one of its keys (`keyIds`), go with it; a
+   * fault matching every workspace stays.
+   */
+  forgetWorkspace(wsId: string, keyIds: ReadonlySet<string>): void {
+    for (const f of [...this.#faults.values()]) {
+      const { workspace_id, key_id } = f.match;
+      if (
+        (workspace_id !== undefined && sameId(workspace_id, wsId)) ||
+        (key_id !== undefined && keyIds.has(key_id.toLowerCase()))
+      ) {
+        this.delete(f.id);
+      }
+    }
+  }
+
   /** The fault a /v1 call gets, counted as fired; undefined when none fires. */
   forCall(call: CallFacts): Fault | undefined {
     return this.#fire((m) => matchesCall(m, call));

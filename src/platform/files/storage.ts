@@ -4,10 +4,11 @@ import {
   createWriteStream,
   mkdtempSync,
   type ReadStream,
+  readdirSync,
   rmSync,
   type WriteStream,
 } from 'node:fs';
-import { mkdir, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GLOBAL, type Store } from '../../store';
@@ -164,6 +165,34 @@ export class FileStorage {
           .catch(() => undefined);
       }
     });
+  }
+
+  /** Removes every byte of workspace `wsId` (deleted for good). */
+  async removeWorkspace(wsId: string): Promise<void> {
+    if (ID.test(wsId)) {
+      await rm(join(this.root, wsId), { recursive: true, force: true });
+    }
+  }
+
+  /**
+   * Removes the bytes of workspaces that no longer exist: a svc stopped between a workspace's
+   * deletion reaching the disk and its bytes going leaves them, and the next start takes them.
+   */
+  async sweep(exists: (wsId: string) => boolean): Promise<void> {
+    if (this.#root === undefined) {
+      return;
+    }
+    // Listed now, before any request: a workspace made from a snapshot writes its bytes before
+    // its record commits, and must not be taken for one deleted.
+    let names: string[];
+    try {
+      names = readdirSync(this.#root).filter((name) => ID.test(name) && !exists(name));
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      await this.removeWorkspace(name);
+    }
   }
 
   #path(wsId: string, id: string): string | undefined {

@@ -11,6 +11,11 @@ import { drain, fingerprinting } from './multipart';
 
 export type IdempotencyRecord = Rec & {
   credential_id: string;
+  /**
+   * The workspace an answer kept for an app (the OAuth token endpoint) is of: its replays go
+   * when the workspace is deleted. An API key's are found by the key.
+   */
+  workspace_id?: string;
   fingerprint: string;
   status: number;
   body: string;
@@ -79,6 +84,7 @@ export class Idempotency {
         this.#remember({
           id,
           credential_id: sent.scope,
+          ...(answer.workspaceId === undefined ? {} : { workspace_id: answer.workspaceId }),
           fingerprint: sent.fingerprint,
           status: answer.status,
           body: sent.seal.close(answer.body),
@@ -241,6 +247,8 @@ export class Idempotency {
 export interface KeptAnswer {
   status: number;
   body: string;
+  /** The workspace the answer is of, when the credential is no workspace's own (see once). */
+  workspaceId?: string | undefined;
 }
 
 /** How a kept answer is written into the data file and read back (OAuth's are encrypted). */

@@ -19,6 +19,12 @@ export interface Loaded extends Omit<Filters, 'id' | 'at'> {
 
 const FIRST_CAPACITY = 1024;
 
+/**
+ * What an entry of a deleted workspace says in its workspace's place: no filter matches it, and
+ * the ring keeps its slot (entries leave from the oldest end only, so ids stay consecutive).
+ */
+export const FORGOTTEN = '\u0000forgotten';
+
 export const idOf = (seq: number) => `rq_${String(seq).padStart(10, '0')}`;
 
 /**
@@ -123,6 +129,38 @@ export class Entries {
     this.#start = (this.#start + n) % Math.max(this.#capacity, 1);
     this.#size -= n;
     this.#firstSeq += n;
+  }
+
+  /**
+   * The entries of workspace `wsId` are forgotten: they match nothing from now on, and their lines
+   * kept in memory go. Answers where the others' lines are in the files, to be blanked there.
+   */
+  forget(wsId: string): Place[] {
+    const places: Place[] = [];
+    for (let i = 0; i < this.#size; i++) {
+      const slot = this.#slot(i);
+      if (this.#workspaceId[slot] !== wsId) {
+        continue;
+      }
+      this.#workspaceId[slot] = FORGOTTEN;
+      this.#keyId[slot] = FORGOTTEN;
+      this.#path[slot] = '';
+      this.#fault[slot] = undefined;
+      const segment = this.#segment[slot] as number;
+      if (segment === IN_MEMORY) {
+        this.memoryBytes -= this.#length[slot] as number;
+        this.#length[slot] = 0;
+        this.#line[slot] = undefined;
+      } else {
+        const place = {
+          segment,
+          offset: this.#offset[slot] as number,
+          length: this.#length[slot] as number,
+        };
+        places.push(place);
+      }
+    }
+    return places;
   }
 
   // Reads of the entry at position `i`, 0 the oldest.

@@ -334,6 +334,31 @@ export class LogFiles {
   }
 
   /**
+   * Overwrites the lines at `places` with spaces, their newlines kept: a line of a deleted
+   * workspace says nothing any more, and every other line stays where it was placed. Done after
+   * the writes handed over so far, so each line is where placement put it.
+   */
+  blank(places: readonly Place[]): Promise<void> {
+    if (places.length === 0 || this.#loaded === undefined) {
+      return Promise.resolve();
+    }
+    this.flush();
+    const segment = this.#segment;
+    this.#steps = this.#steps
+      .then(async () => {
+        await this.#loaded;
+        for (const generation of [segment - 1, segment]) {
+          const here = places.filter((p) => p.segment === generation && !this.#isLost(p));
+          if (here.length > 0) {
+            await blankLines(generation === segment ? this.#file : `${this.#file}.1`, here);
+          }
+        }
+      })
+      .catch(this.#failed);
+    return this.#steps;
+  }
+
+  /**
    * After a purge: `kept` are the generations the entries still kept are in; a file none is in
    * goes. Decided now, against placement, and done after the writes handed over: a line added
    * later starts the emptied `<file>` afresh.
@@ -379,5 +404,22 @@ export class LogFiles {
     await this.#steps;
     await this.#handle?.close();
     this.#handle = undefined;
+  }
+}
+
+async function blankLines(path: string, places: readonly Place[]): Promise<void> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, 'r+');
+  } catch (err) {
+    missingIsFine(err as NodeJS.ErrnoException); // rotated or purged away: nothing left to blank
+    return;
+  }
+  try {
+    for (const place of places) {
+      await handle.write(Buffer.alloc(place.length, 0x20), 0, place.length, place.offset);
+    }
+  } finally {
+    await handle.close();
   }
 }

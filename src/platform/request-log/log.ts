@@ -1,7 +1,7 @@
 import type { Clock, Scheduler } from '../clock';
 import { ApiError } from '../errors';
-import { Entries, type Found, IN_MEMORY, idOf, type Loaded } from './entries';
-import { LogFiles, MAX_LINES } from './files';
+import { Entries, FORGOTTEN, type Found, IN_MEMORY, idOf, type Loaded } from './entries';
+import { LogFiles, MAX_LINES, type Place } from './files';
 import {
   entryOf,
   type Filters,
@@ -69,6 +69,8 @@ export class RequestLog {
   #loaded: Promise<void> | undefined;
   #warned = false;
   readonly #watchers = new Map<LogWatcher, RequestFilter>();
+  /** Whether a workspace still is: a start leaves out (and blanks) the lines of one deleted. */
+  #exists: (wsId: string) => boolean = () => true;
 
   constructor(
     clock: Clock,
@@ -181,6 +183,22 @@ export class RequestLog {
     }
   }
 
+  /** Tells the log which workspaces exist, for its start (see forget). */
+  knowWorkspaces(exists: (wsId: string) => boolean): void {
+    this.#exists = exists;
+  }
+
+  /**
+   * A workspace deleted: its calls leave the log at once (queries, exports, the live page), and
+   * their lines in the files are blanked. A start leaves out the lines of a workspace that no
+   * longer exists, should it have stopped before they were blanked on disk.
+   */
+  forget(wsId: string): void {
+    this.#queue = this.#queue.filter((entry) => entry.workspace_id !== wsId);
+    const places = this.#entries.forget(wsId);
+    void this.#files?.blank(places);
+  }
+
   /** Calls `watcher` with every call logged from now on that `filter` matches; returns the stop. */
   watch(filter: RequestFilter, watcher: LogWatcher): () => void {
     this.#watchers.set(watcher, filter);
@@ -284,13 +302,17 @@ export class RequestLog {
   async #read(): Promise<void> {
     const cutoff = this.#clock.nowMs() - RETAIN_MS;
     const earlier: Loaded[] = [];
+    const gone: Place[] = [];
     await this.#files?.load((bytes, start, end, place) => {
       const head = filtersOf(bytes, start, end);
       const atMs = head ? Date.parse(head.at) : Number.NaN;
-      if (head && atMs > cutoff) {
+      if (head && !this.#exists(head.workspace_id)) {
+        gone.push(place);
+      } else if (head && atMs > cutoff) {
         earlier.push(Object.assign(head, { atMs, place })); // not spread: see store Template
       }
     });
+    void this.#files?.blank(gone);
     // This run's calls wait in the queue until now (see #drain): ids follow the earlier ones.
     this.#entries.reset();
     for (const entry of earlier.slice(-MAX_ENTRIES)) {
@@ -336,6 +358,9 @@ export class RequestLog {
 }
 
 function matches(entry: Omit<Filters, 'id' | 'at'>, atMs: number, filter: RequestFilter): boolean {
+  if (entry.workspace_id === FORGOTTEN) {
+    return false;
+  }
   if (filter.workspace_id !== undefined && entry.workspace_id !== filter.workspace_id) {
     return false;
   }
