@@ -1,7 +1,9 @@
+import { watchExpiry } from './admin/workspaces-service';
 import { deriveDeliveries } from './deliveries/outbox';
 import { TIMEOUT_MS } from './deliveries/policy';
 import { DeliveryWorker } from './deliveries/worker';
-import { Clock, Scheduler } from './platform/clock';
+import type { Workspace } from './platform/auth';
+import { Clock, Clocks, Scheduler } from './platform/clock';
 import type { Config } from './platform/config';
 import { Faults } from './platform/faults';
 import { FileStorage, filesDirOf } from './platform/files/storage';
@@ -13,7 +15,7 @@ import type { Runtime, RuntimeBase } from './platform/runtime';
 import { storeMeta } from './platform/store-meta';
 import { watchDueWork } from './resources/due';
 import { watchDeletions } from './resources/recoverable';
-import type { Store } from './store';
+import { GLOBAL, type Store } from './store';
 
 export const defaultConfig = (overrides: Partial<Config> = {}): Config => ({
   rateLimit: 120,
@@ -46,12 +48,21 @@ export function createRuntime(
 ): Runtime {
   const meta = storeMeta(store);
   const clock = new Clock(meta.clock_offset_ms);
-  const scheduler = new Scheduler(clock, (err, key) =>
-    config.log(`svc: scheduled work ${key} failed: ${String((err as Error)?.stack ?? err)}`),
+  const clocks = new Clocks(
+    clock,
+    (wsId) => store.global.get('workspaces', wsId)?.clock_offset_ms ?? 0,
   );
+  const scheduler = new Scheduler(
+    clock,
+    (err, key) =>
+      config.log(`svc: scheduled work ${key} failed: ${String((err as Error)?.stack ?? err)}`),
+    (wsId) => clocks.offset(wsId),
+  );
+  followClocks(store, clocks, scheduler);
   const base: RuntimeBase = {
     store,
     clock,
+    clocks,
     scheduler,
     config,
     limiter: new RateLimiter(clock),
@@ -71,14 +82,43 @@ export function createRuntime(
     idempotency: new Idempotency(base),
     deliveries: new DeliveryWorker(base),
   };
+  rt.requestLog.followClocks((wsId) => clocks.offset(wsId));
   rt.idempotency.start();
   rt.files.watch(store);
   forgetDeleted(rt);
+  watchExpiry(rt);
   watchDeletions(rt);
   watchDueWork(rt);
   deriveDeliveries(rt);
   rt.deliveries.start();
   return rt;
+}
+
+/**
+ * A workspace's clock follows its record: a restore from a snapshot brings its offset back (a
+ * store import, another node's move), and its scheduled work then falls due at other server
+ * instants.
+ */
+function followClocks(store: Store, clocks: Clocks, scheduler: Scheduler): void {
+  store.onApplied((changes) => {
+    for (const change of changes) {
+      if (change.scope !== GLOBAL || change.coll !== 'workspaces') {
+        continue;
+      }
+      const after = change.after as Workspace | undefined;
+      if (after === undefined) {
+        clocks.forget(change.id);
+        continue;
+      }
+      // Only a change of the offset itself moves the clock: a record written from an older copy
+      // (a PATCH while its clock is moving) must not take it back.
+      const offset = after.clock_offset_ms ?? 0;
+      if (offset !== ((change.before as Workspace | undefined)?.clock_offset_ms ?? 0)) {
+        clocks.set(change.id, offset);
+        scheduler.rekey(change.id);
+      }
+    }
+  });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppEnv } from '../platform/app-env';
+import type { Clock } from '../platform/clock';
 import { ApiError } from '../platform/errors';
 import { adminWriteErrors, jsonResponse } from '../platform/openapi/responses';
 import { parseInstant } from '../platform/paging';
@@ -15,28 +16,32 @@ const read = createRoute({
   responses: { 200: jsonResponse(ClockSchema, 'What time it is for svc') },
 });
 
+/** How a clock is moved: by `advance_seconds`, or to the instant `set`. */
+export const clockMove = {
+  body: {
+    required: true,
+    content: {
+      'application/json': {
+        schema: z.object({
+          advance_seconds: z
+            .number()
+            .min(0)
+            .max(10 * 365 * 24 * 3600)
+            .optional(),
+          set: z.string().optional().openapi({ format: 'date-time' }),
+        }),
+      },
+    },
+  },
+};
+
 const move = createRoute({
   method: 'post',
   path: '/clock',
   operationId: 'moveClock',
-  summary: 'Move the clock forward, running all work that falls due on the way, in time order',
-  request: {
-    body: {
-      required: true,
-      content: {
-        'application/json': {
-          schema: z.object({
-            advance_seconds: z
-              .number()
-              .min(0)
-              .max(10 * 365 * 24 * 3600)
-              .optional(),
-            set: z.string().optional().openapi({ format: 'date-time' }),
-          }),
-        },
-      },
-    },
-  },
+  summary:
+    "Move the server's clock forward, and every workspace's with it, running all work that falls due on the way, in time order",
+  request: clockMove,
   responses: {
     200: jsonResponse(ClockSchema, 'The clock after the move'),
     ...adminWriteErrors('invalid_request'),
@@ -45,11 +50,14 @@ const move = createRoute({
 
 const SET_SLACK_MS = 5000;
 
-// decisions.md: the clock only moves forward; stored timestamps and the order of lists rely on it.
-function target(
-  rt: Runtime,
-  body: { advance_seconds?: number | undefined; set?: string | undefined },
-): number {
+/** A move as asked for: by so many ms, or to an instant. */
+export type ClockMove = { by: number } | { to: number };
+
+/** What a move's body asks for, checked before anything is looked up (as a body always is). */
+export function moveOf(body: {
+  advance_seconds?: number | undefined;
+  set?: string | undefined;
+}): ClockMove {
   // decisions.md: neither names the field to send; both name the one too many.
   if (body.advance_seconds === undefined && body.set === undefined) {
     throw new ApiError('invalid_request', 'send advance_seconds or set', 'advance_seconds');
@@ -58,28 +66,37 @@ function target(
     throw new ApiError('invalid_request', 'send advance_seconds or set, not both', 'set');
   }
   if (body.advance_seconds !== undefined) {
-    return rt.clock.nowMs() + Math.round(body.advance_seconds * 1000);
+    return { by: Math.round(body.advance_seconds * 1000) };
   }
   const ms = parseInstant(body.set ?? '');
   if (ms === undefined) {
     throw new ApiError('invalid_request', 'set must be an ISO date-time', 'set');
   }
+  return { to: ms };
+}
+
+// decisions.md: the clock only moves forward; stored timestamps and the order of lists rely on it.
+/** Where `move` takes `clock`. */
+export function target(clock: Clock, move: ClockMove): number {
+  if ('by' in move) {
+    return clock.nowMs() + move.by;
+  }
   // decisions.md: an instant a few seconds past (the `now` a script just read) is now, not an error.
-  if (ms < rt.clock.nowMs() - SET_SLACK_MS) {
+  if (move.to < clock.nowMs() - SET_SLACK_MS) {
     throw new ApiError(
       'invalid_request',
       'the clock only moves forward; set is in the past',
       'set',
     );
   }
-  return ms;
+  return move.to;
 }
 
 export function clockAdmin(rt: Runtime) {
   return new OpenAPIHono<AppEnv>()
     .openapi(read, (c) => c.json({ now: rt.clock.iso() }, 200))
     .openapi(move, async (c) => {
-      await advanceClock(rt, target(rt, c.req.valid('json')));
+      await advanceClock(rt, target(rt.clock, moveOf(c.req.valid('json'))));
       return c.json({ now: rt.clock.iso() }, 200);
     });
 }

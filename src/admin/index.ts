@@ -15,6 +15,7 @@ import { requestLogAdmin } from './requests';
 import { restoreAdmin } from './restore';
 import { snapshotAdmin } from './snapshots';
 import { webhookAdmin } from './webhooks';
+import { workspaceClockAdmin } from './workspace-clock';
 import { workspaceAdmin } from './workspaces';
 
 /**
@@ -27,6 +28,7 @@ export function adminApp(rt: Runtime): OpenAPIHono<AppEnv> {
   admin.use('*', emptyJsonIsNoBody);
   admin.route('/', workspaceAdmin(rt));
   admin.route('/', clockAdmin(rt));
+  admin.route('/', workspaceClockAdmin(rt));
   admin.route('/', requestLogAdmin(rt.requestLog));
   admin.route('/', restoreAdmin(rt));
   admin.route('/', webhookAdmin(rt));

@@ -41,6 +41,8 @@ export const AdminWorkspaceSchema = z
     timezone: z.string(),
     created_at: timestamp(),
     updated_at: timestamp(),
+    /** When, on the workspace's clock, it deletes itself (`expires_in_seconds`); null: never. */
+    expires_at: timestamp().nullable(),
     keys: z.array(AdminKeySchema),
   })
   .openapi('AdminWorkspace');

@@ -162,7 +162,8 @@ export function rotateSecret(
 ): { secret: string; previousExpiresAt: string; hooks: Webhook[] } {
   const { workspaceId, record } = findWebhook(rt, id);
   const secret = randomToken(SECRET_PREFIX, 32);
-  const now = rt.clock.nowMs();
+  const clock = rt.clocks.of(workspaceId);
+  const now = clock.nowMs();
   const hooks = rt.store.transaction((tx) => {
     const ws = tx.workspace(workspaceId);
     return ws
@@ -172,7 +173,7 @@ export function rotateSecret(
         ws.put('webhooks', {
           ...h,
           secrets: rollSecret(h, secret, now),
-          updated_at: rt.clock.iso(),
+          updated_at: clock.isoOf(now),
         }),
       );
   });
@@ -188,7 +189,7 @@ export function enable(rt: Runtime, id: string): Found<Webhook> {
       ...hook,
       disabled_at: null,
       consecutive_failures: 0,
-      updated_at: rt.clock.iso(),
+      updated_at: rt.clocks.of(workspaceId).iso(),
     });
   });
   return { workspaceId, record };

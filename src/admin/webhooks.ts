@@ -202,7 +202,7 @@ const routes = {
 };
 
 export function webhookAdmin(rt: Runtime) {
-  const now = () => rt.clock.nowMs();
+  const now = (wsId: string) => rt.clocks.of(wsId).nowMs();
   return new OpenAPIHono<AppEnv>()
     .openapi(routes.list, (c) => {
       const q = c.req.valid('query');
@@ -212,7 +212,7 @@ export function webhookAdmin(rt: Runtime) {
         q,
         (after) => listAllWebhooks(rt, q.workspace_id, after, q.limit),
         (f) => positionOf(f.record),
-        (f) => presentAdmin(f.workspaceId, f.record, now()),
+        (f) => presentAdmin(f.workspaceId, f.record, now(f.workspaceId)),
       );
       return c.json(body, 200);
     })
@@ -252,7 +252,7 @@ export function webhookAdmin(rt: Runtime) {
     })
     .openapi(routes.enable, (c) => {
       const { workspaceId, record } = enable(rt, recordId(c));
-      return c.json(presentAdmin(workspaceId, record, now()), 200);
+      return c.json(presentAdmin(workspaceId, record, now(workspaceId)), 200);
     })
     .openapi(routes.notifications, (c) => {
       const q = c.req.valid('query');

@@ -7,7 +7,7 @@ import { disableWebhooksOf } from '../resources/webhooks/service';
 import { generate, insertWorkspace, type KeyPair } from '../seed';
 import { withFreshIds } from '../seed/remap';
 import { credentialsOf } from '../snapshot/workspace';
-import type { Position, Rec, Store } from '../store';
+import { GLOBAL, type Position, type Rec, type Store, type Tx } from '../store';
 import { type Page, pageInOrder } from './paging';
 import type { AdminKeySchema, AdminWorkspaceSchema, DeletedWorkspaceSchema } from './schemas';
 
@@ -32,6 +32,7 @@ export function presentWorkspace(rt: Runtime, ws: Workspace): z.infer<typeof Adm
     timezone: ws.timezone,
     created_at: ws.created_at,
     updated_at: ws.updated_at,
+    expires_at: ws.expires_at ?? null,
     keys: keys.map(presentKey),
   };
 }
@@ -106,6 +107,7 @@ export async function createWorkspace(
     profile: Profile;
     seed?: number | undefined;
     subscription_active?: boolean | undefined;
+    expires_in_seconds?: number | undefined;
   },
 ): Promise<{ id: string; name: string; keys: KeyPair }> {
   const seed = input.seed ?? Math.floor(Math.random() * 2 ** 31);
@@ -119,8 +121,64 @@ export async function createWorkspace(
   const records = Object.values(drawn.collections).flat();
   const gen = withFreshIds(drawn, [drawn.workspace.id, ...records.map((r) => r.id)]);
   const now = rt.clock.iso();
-  const keys = rt.store.transaction((tx) => insertWorkspace(tx, gen, now));
+  const keys = rt.store.transaction((tx) => {
+    const made = insertWorkspace(tx, gen, now);
+    expireIn(tx, rt.clock.nowMs(), gen.workspace.id, input.expires_in_seconds);
+    return made;
+  });
   return { id: gen.workspace.id, name: gen.workspace.name, keys };
+}
+
+/**
+ * Gives the new workspace `wsId`, whose clock stands at `nowMs`, its end: `seconds` from now on
+ * its clock (decisions.md, Workspaces).
+ */
+export function expireIn(tx: Tx, nowMs: number, wsId: string, seconds: number | undefined): void {
+  const ws = tx.global.get('workspaces', wsId);
+  if (ws && seconds !== undefined) {
+    tx.global.put('workspaces', {
+      ...ws,
+      expires_at: new Date(nowMs + Math.round(seconds * 1000)).toISOString(),
+    });
+  }
+}
+
+const expiryKey = (wsId: string) => `workspace:expire:${wsId}`;
+
+/**
+ * A workspace with an end is deleted when its clock passes it, so a CI job that crashed leaves
+ * nothing behind: scheduled on its clock when it is made (or restored, or read at start), and
+ * checked again when it runs.
+ */
+export function watchExpiry(rt: Runtime): void {
+  const plan = (ws: Workspace | undefined, wsId: string) => {
+    const at = ws?.expires_at ? Date.parse(ws.expires_at) : Number.NaN;
+    if (Number.isNaN(at)) {
+      rt.scheduler.cancel(expiryKey(wsId));
+      return;
+    }
+    rt.scheduler.schedule(expiryKey(wsId), at, () => expire(rt, wsId), wsId);
+  };
+  for (const ws of rt.store.global.values('workspaces')) {
+    plan(ws, ws.id);
+  }
+  rt.store.onApplied((changes) => {
+    for (const change of changes) {
+      if (change.scope === GLOBAL && change.coll === 'workspaces') {
+        const after = change.after as Workspace | undefined;
+        if (after?.expires_at !== (change.before as Workspace | undefined)?.expires_at) {
+          plan(after, change.id);
+        }
+      }
+    }
+  });
+}
+
+function expire(rt: Runtime, wsId: string): void {
+  const ws = rt.store.global.get('workspaces', wsId);
+  if (ws?.expires_at && Date.parse(ws.expires_at) <= rt.clocks.of(wsId).nowMs()) {
+    deleteWorkspace(rt, wsId);
+  }
 }
 
 export function setSubscription(rt: Runtime, id: string, active: boolean): Workspace {
@@ -132,7 +190,7 @@ export function setSubscription(rt: Runtime, id: string, active: boolean): Works
     return tx.global.put('workspaces', {
       ...ws,
       subscription_active: active,
-      updated_at: rt.clock.iso(),
+      updated_at: rt.clocks.of(id).iso(),
     });
   });
 }
@@ -148,7 +206,7 @@ export function createKey(
       workspaceId,
       name: input.name ?? (input.access === 'write' ? 'API key' : 'Read-only API key'),
       access: input.access,
-      now: rt.clock.iso(),
+      now: rt.clocks.of(workspaceId).iso(),
     }),
   );
   return { id: minted.record.id, key: minted.key, access: minted.record.access };
@@ -167,7 +225,7 @@ export function revokeKey(rt: Runtime, id: string): ApiKey {
     if (key.revoked_at !== null) {
       return key;
     }
-    const now = rt.clock.iso();
+    const now = rt.clocks.of(key.workspace_id).iso();
     disableWebhooksOf(tx.workspace(key.workspace_id), key.id, now);
     return tx.global.put('api_keys', { ...key, revoked_at: now });
   });

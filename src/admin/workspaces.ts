@@ -43,6 +43,16 @@ const create = createRoute({
           .max(2 ** 31 - 1)
           .optional(),
         subscription_active: z.boolean().optional(),
+        /**
+         * The workspace deletes itself, and everything of it, when its clock passes this many
+         * seconds from now: a CI job that crashed leaves nothing behind.
+         */
+        expires_in_seconds: z
+          .number()
+          .int()
+          .min(1)
+          .max(10 * 365 * 24 * 3600)
+          .optional(),
         /** A new workspace holding what the snapshot holds, under new ids (instead of a profile). */
         snapshot: WorkspaceSnapshotSchema.optional(),
       }),
@@ -141,10 +151,14 @@ const revoke = createRoute({
 export function workspaceAdmin(rt: Runtime) {
   return new OpenAPIHono<AppEnv>()
     .openapi(create, async (c) => {
-      const { snapshot, ...input } = c.req.valid('json');
+      const { snapshot, expires_in_seconds, ...input } = c.req.valid('json');
       if (snapshot === undefined) {
         return c.json(
-          await createWorkspace(rt, { ...input, profile: input.profile ?? 'empty' }),
+          await createWorkspace(rt, {
+            ...input,
+            profile: input.profile ?? 'empty',
+            expires_in_seconds,
+          }),
           201,
         );
       }
@@ -155,7 +169,9 @@ export function workspaceAdmin(rt: Runtime) {
         }
       }
       return c.json(
-        await under('snapshot', () => createFromSnapshot(rt, snapshot, input.name)),
+        await under('snapshot', () =>
+          createFromSnapshot(rt, snapshot, input.name, expires_in_seconds),
+        ),
         201,
       );
     })

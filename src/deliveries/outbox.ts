@@ -123,7 +123,7 @@ export function deriveDeliveries(rt: Runtime): void {
         continue;
       }
       const ctx = eventContext(rt, change.scope);
-      const now = rt.clock.iso();
+      const now = ctx.clock.iso();
       for (const occ of occurrencesOf(ctx, family, change.before, change.after)) {
         const targets = listening(hooks, occ.event);
         if (targets.length === 0) {
@@ -197,7 +197,7 @@ export function flushUpdate(rt: RuntimeBase, wsId: string, id: string): void {
         match: Object.assign({}, record, extra), // not spread: see store Template
       },
       held.last_at,
-      rt.clock.iso(),
+      ctx.clock.iso(),
       held.event_id,
     );
   });

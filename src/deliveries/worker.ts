@@ -1,8 +1,9 @@
 import { setMaxListeners } from 'node:events';
+import type { Workspace } from '../platform/auth';
 import { newId } from '../platform/ids';
 import type { Deliveries, RuntimeBase } from '../platform/runtime';
 import { type AttemptResult, afterAttempt, validSecrets, type Webhook } from '../resources';
-import { GLOBAL, type TxScope, type WorkspaceCollections } from '../store';
+import { type Change, GLOBAL, type TxScope, type WorkspaceCollections } from '../store';
 import { deliverOrFault } from './faulted';
 import { flushUpdate } from './outbox';
 import { outcomeOf, retryDelayMs } from './policy';
@@ -56,6 +57,7 @@ export class DeliveryWorker implements Deliveries {
     store.onApplied((changes) => {
       for (const change of changes) {
         if (change.scope === GLOBAL) {
+          this.#clockMoved(change);
           continue;
         }
         if (change.coll === 'deliveries') {
@@ -76,6 +78,21 @@ export class DeliveryWorker implements Deliveries {
       }
     });
     this.#sweepLater();
+  }
+
+  /**
+   * A workspace's clock moved on (its record's offset grew): the delivery log it keeps is swept on
+   * that clock at once, as the daily sweep would have on the way. Its retries ran as it moved.
+   */
+  #clockMoved(change: Change): void {
+    if (change.coll !== 'workspaces') {
+      return;
+    }
+    const offset = (rec: unknown) => (rec as Workspace | undefined)?.clock_offset_ms ?? 0;
+    if (change.after !== undefined && offset(change.after) > offset(change.before)) {
+      // Not inside the commit that moved it: a transaction of its own, once this one is done.
+      queueMicrotask(() => sweepWorkspace(this.#rt, change.id));
+    }
   }
 
   /** Aborts sends in flight (shutdown): they are neither logged nor settled, and go again later. */
@@ -102,7 +119,7 @@ export class DeliveryWorker implements Deliveries {
       // A resend or test send (its caller sends it) cut short by a restart: it goes now.
       this.#rt.scheduler.schedule(
         key,
-        this.#rt.clock.nowMs(),
+        this.#rt.clocks.of(wsId).nowMs(),
         () => this.attempt(wsId, d.id),
         wsId,
       );
@@ -144,7 +161,8 @@ export class DeliveryWorker implements Deliveries {
   }
 
   async #send(wsId: string, d: Delivery): Promise<Delivery | undefined> {
-    const { store, clock } = this.#rt;
+    const { store } = this.#rt;
+    const clock = this.#rt.clocks.of(wsId);
     await store.sync();
     return this.#pool.run(d.webhook_id, async () => {
       // Read again inside the slot: while this waited for the disk and for a free slot the
@@ -183,7 +201,7 @@ export class DeliveryWorker implements Deliveries {
       eventId: event.id,
       webhookId: hook.id,
       attempt: d.attempts.length + 1,
-      secrets: validSecrets(hook, this.#rt.clock.nowMs()).map((s) => s.secret),
+      secrets: validSecrets(hook, this.#rt.clocks.of(wsId).nowMs()).map((s) => s.secret),
     };
   }
 
@@ -191,7 +209,7 @@ export class DeliveryWorker implements Deliveries {
     return this.#rt.store.transaction((tx) => {
       const ws = tx.workspace(wsId);
       const d = ws.get('deliveries', id);
-      return d && isOpen(d) ? cancelDelivery(ws, d, this.#rt.clock.iso()) : d;
+      return d && isOpen(d) ? cancelDelivery(ws, d, this.#rt.clocks.of(wsId).iso()) : d;
     });
   }
 
@@ -200,7 +218,7 @@ export class DeliveryWorker implements Deliveries {
     id: string,
     sent: { n: number; at: string; result: Result },
   ): Delivery | undefined {
-    const { clock } = this.#rt;
+    const clock = this.#rt.clocks.of(wsId);
     return this.#rt.store.transaction((tx) => {
       const ws = tx.workspace(wsId);
       const d = ws.get('deliveries', id);
@@ -256,7 +274,7 @@ export class DeliveryWorker implements Deliveries {
   /** Creates a delivery and sends it once, now: a resend or a test send from the log. */
   async sendOnce(wsId: string, create: (ws: Ws, now: string) => Delivery): Promise<Delivery> {
     const created = this.#rt.store.transaction((tx) =>
-      create(tx.workspace(wsId), this.#rt.clock.iso()),
+      create(tx.workspace(wsId), this.#rt.clocks.of(wsId).iso()),
     );
     return (await this.attempt(wsId, created.id)) ?? created;
   }
@@ -307,7 +325,7 @@ function cancelWithSubscriptions(rt: RuntimeBase): void {
       const after = change.after as Webhook | undefined;
       if (after === undefined || (after.disabled_at !== null && before?.disabled_at === null)) {
         const ws = tx.workspace(change.scope);
-        const now = rt.clock.iso();
+        const now = rt.clocks.of(change.scope).iso();
         for (const d of ws.all('deliveries')) {
           if (d.webhook_id === change.id && isOpen(d)) {
             cancelDelivery(ws, d, now);
@@ -319,26 +337,31 @@ function cancelWithSubscriptions(rt: RuntimeBase): void {
 }
 
 function sweep(rt: RuntimeBase): void {
-  const cutoff = rt.clock.nowMs() - KEEP_MS;
   for (const ws of rt.store.global.values('workspaces')) {
-    const scoped = rt.store.workspace(ws.id);
-    const old = [...scoped.values('deliveries')].filter(
-      (d) => !isOpen(d) && Date.parse(d.updated_at) < cutoff,
-    );
-    if (old.length === 0) {
-      continue;
-    }
-    rt.store.transaction((tx) => {
-      const w = tx.workspace(ws.id);
-      for (const d of old) {
-        w.delete('deliveries', d.id);
-      }
-      const referenced = new Set([...w.all('deliveries')].map((d) => d.event_id));
-      for (const e of w.all('webhook_events')) {
-        if (!referenced.has(e.id) && Date.parse(e.created_at) < cutoff) {
-          w.delete('webhook_events', e.id);
-        }
-      }
-    });
+    sweepWorkspace(rt, ws.id);
   }
+}
+
+/** The settled deliveries of one workspace past KEEP_MS on its clock, and their events, go. */
+function sweepWorkspace(rt: RuntimeBase, wsId: string): void {
+  const cutoff = rt.clocks.of(wsId).nowMs() - KEEP_MS;
+  const scoped = rt.store.workspace(wsId);
+  const old = [...scoped.values('deliveries')].filter(
+    (d) => !isOpen(d) && Date.parse(d.updated_at) < cutoff,
+  );
+  if (old.length === 0) {
+    return;
+  }
+  rt.store.transaction((tx) => {
+    const w = tx.workspace(wsId);
+    for (const d of old) {
+      w.delete('deliveries', d.id);
+    }
+    const referenced = new Set([...w.all('deliveries')].map((d) => d.event_id));
+    for (const e of w.all('webhook_events')) {
+      if (!referenced.has(e.id) && Date.parse(e.created_at) < cutoff) {
+        w.delete('webhook_events', e.id);
+      }
+    }
+  });
 }

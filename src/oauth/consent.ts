@@ -28,7 +28,7 @@ export function findApp(rt: Pick<Runtime, 'store'>, clientId: string): OAuthAppV
  * Only the code's hash is stored: the code travels in a browser's address bar.
  */
 export function issueCode(
-  rt: Pick<Runtime, 'store' | 'clock'>,
+  rt: Pick<Runtime, 'store' | 'clocks'>,
   input: { clientId: string; redirectUri: string; workspaceId: string; scope: OAuthScope },
 ): string {
   const app = rt.store.global.get('oauth_apps', input.clientId);
@@ -42,13 +42,14 @@ export function issueCode(
     throw new ApiError('not_found', 'no such workspace');
   }
   const code = randomToken(CODE_PREFIX);
+  const clock = rt.clocks.of(input.workspaceId);
   const record: OAuthCode = {
     id: sha256Hex(code),
     client_id: app.id,
     workspace_id: input.workspaceId,
     redirect_uri: input.redirectUri,
     scope: input.scope,
-    expires_at: rt.clock.isoOf(rt.clock.nowMs() + CODE_LIFETIME_MS),
+    expires_at: clock.isoOf(clock.nowMs() + CODE_LIFETIME_MS),
     connection_id: null,
   };
   rt.store.transaction((tx) => tx.global.put('oauth_codes', record));

@@ -304,7 +304,7 @@ async function serve(
   }
 }
 
-type Rt = Pick<Runtime, 'store' | 'clock'> & { idempotency: Idempotency };
+type Rt = Pick<Runtime, 'store' | 'clock' | 'clocks'> & { idempotency: Idempotency };
 
 export function oauthRoutes(rt: Rt): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();

@@ -14,7 +14,7 @@ const SECRET_PREFIX = 'svc_ocs_';
 /** spec, Limits: an access token is valid 3600 seconds. */
 export const ACCESS_LIFETIME_S = 3600;
 
-type Rt = Pick<Runtime, 'store' | 'clock'>;
+type Rt = Pick<Runtime, 'store' | 'clock' | 'clocks'>;
 
 export interface TokenGrant {
   access_token: string;
@@ -92,12 +92,14 @@ function issueTokens(
   refreshToken?: string,
 ): TokenGrant {
   const access = randomToken(ACCESS_PREFIX);
-  const nowMs = rt.clock.nowMs();
+  // Tokens live on their workspace's clock, as the records of the workspace do.
+  const clock = rt.clocks.of(connection.workspace_id);
+  const nowMs = clock.nowMs();
   tx.put('oauth_tokens', {
     id: sha256Hex(access),
     kind: 'access',
     connection_id: connection.id,
-    expires_at: rt.clock.isoOf(nowMs + ACCESS_LIFETIME_S * 1000),
+    expires_at: clock.isoOf(nowMs + ACCESS_LIFETIME_S * 1000),
     revoked_at: null,
   });
   let refresh = refreshToken;
@@ -143,7 +145,7 @@ export function tradeCode(
         'the code has been used already; the connection it made is disconnected',
       );
     }
-    if (rt.clock.nowMs() >= Date.parse(code.expires_at)) {
+    if (rt.clocks.of(code.workspace_id).nowMs() >= Date.parse(code.expires_at)) {
       return new OAuthError('invalid_grant', 'the code has expired (codes last ten minutes)');
     }
     if (code.redirect_uri !== input.redirectUri) {
@@ -161,7 +163,7 @@ export function tradeCode(
       client_id: app.id,
       workspace_id: code.workspace_id,
       scope: code.scope,
-      created_at: rt.clock.iso(),
+      created_at: rt.clocks.of(code.workspace_id).iso(),
       disconnected_at: null,
     };
     tx.global.put('oauth_connections', connection);
@@ -209,7 +211,10 @@ export function revoke(rt: Rt, app: OAuthApp, tokenText: string): void {
     if (token.kind === 'refresh') {
       disconnect(tx, rt, connection.id);
     } else if (token.revoked_at === null) {
-      tx.global.put('oauth_tokens', { ...token, revoked_at: rt.clock.iso() });
+      tx.global.put('oauth_tokens', {
+        ...token,
+        revoked_at: rt.clocks.of(connection.workspace_id).iso(),
+      });
     }
   });
 }
@@ -225,7 +230,7 @@ function disconnect(tx: Tx, rt: Rt, connectionId: string): OAuthConnection | und
   if (!connection || connection.disconnected_at !== null) {
     return connection;
   }
-  const now = rt.clock.iso();
+  const now = rt.clocks.of(connection.workspace_id).iso();
   if (tx.global.get('workspaces', connection.workspace_id)) {
     disableWebhooksOf(tx.workspace(connection.workspace_id), connection.id, now);
   }

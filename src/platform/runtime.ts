@@ -1,5 +1,5 @@
 import type { Store, TxScope, WorkspaceCollections } from '../store';
-import type { Clock, Scheduler } from './clock';
+import type { Clock, Clocks, Scheduler } from './clock';
 import type { Config } from './config';
 import type { Faults } from './faults/registry';
 import type { FileStorage } from './files/storage';
@@ -34,7 +34,9 @@ export interface Deliveries {
  */
 export interface Runtime {
   store: Store;
+  /** The server's clock; a workspace's records read theirs, `clocks.of(id)`. */
   clock: Clock;
+  clocks: Clocks;
   scheduler: Scheduler;
   config: Config;
   limiter: RateLimiter;

@@ -5,7 +5,10 @@ import type { Clock } from './clock';
 import { ApiError } from './errors';
 import type { Runtime } from './runtime';
 
-/** What a verb runs with: the caller's workspace (its store, its record), the clock, the caller. */
+/**
+ * What a verb runs with: the caller's workspace (its store, its record), the workspace's clock,
+ * the caller.
+ */
 export interface ServiceContext {
   ws: WorkspaceStore;
   workspace: Workspace;
@@ -17,7 +20,7 @@ export interface ServiceContext {
 
 /** What an app-side action (and an event) runs as: the workspace's owner, in the web app. */
 export function appContext(
-  deps: Pick<Runtime, 'store' | 'clock'>,
+  deps: Pick<Runtime, 'store' | 'clocks'>,
   workspaceId: string,
   appUrl: string,
 ): ServiceContext {
@@ -28,7 +31,7 @@ export function appContext(
   return {
     ws: deps.store.workspace(workspaceId),
     workspace,
-    clock: deps.clock,
+    clock: deps.clocks.of(workspaceId),
     credential: appCredential(workspaceId),
     appUrl,
   };

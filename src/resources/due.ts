@@ -53,8 +53,9 @@ function run(rt: Runtime, work: DueWork, wsId: string, id: string): void {
     const ws = tx.workspace(wsId);
     const rec = ws.get(work.coll, id);
     const at = rec === undefined ? undefined : work.at(rec as never);
-    if (rec !== undefined && at !== undefined && at <= rt.clock.nowMs()) {
-      work.run(ws, rec as never, rt.clock.iso());
+    const clock = rt.clocks.of(wsId);
+    if (rec !== undefined && at !== undefined && at <= clock.nowMs()) {
+      work.run(ws, rec as never, clock.iso());
     }
   });
 }

@@ -61,16 +61,20 @@ export function watchDeletions(rt: Runtime): void {
   });
 }
 
-/** Whether a deleted record's 30 days have run out on the clock. */
-const expired = (rt: Runtime, deletedAt: string | null | undefined): deletedAt is string =>
-  typeof deletedAt === 'string' && Date.parse(deletedAt) + RETAIN_MS <= rt.clock.nowMs();
+/** Whether a deleted record's 30 days have run out on its workspace's clock. */
+const expired = (
+  rt: Runtime,
+  wsId: string,
+  deletedAt: string | null | undefined,
+): deletedAt is string =>
+  typeof deletedAt === 'string' && Date.parse(deletedAt) + RETAIN_MS <= rt.clocks.of(wsId).nowMs();
 
 function purge(rt: Runtime, coll: string, wsId: string, id: string): void {
   const recoverable = RECOVERABLE.get(coll);
   rt.store.transaction((tx) => {
     const ws = tx.workspace(wsId);
     const rec = ws.get(coll as Coll, id) as Deletable | undefined;
-    if (recoverable && expired(rt, rec?.deleted_at)) {
+    if (recoverable && expired(rt, wsId, rec?.deleted_at)) {
       recoverable.purge(ws, id, ON_JOB);
     }
   });
@@ -92,7 +96,7 @@ export function restore(
   }
   const { workspaceId } = held;
   const found = held.record as Deletable;
-  if (expired(rt, found.deleted_at)) {
+  if (expired(rt, workspaceId, found.deleted_at)) {
     purge(rt, coll, workspaceId, id);
     return undefined;
   }
@@ -101,7 +105,7 @@ export function restore(
         tx.workspace(workspaceId).put(coll, {
           ...found,
           deleted_at: null,
-          updated_at: rt.clock.iso(),
+          updated_at: rt.clocks.of(workspaceId).iso(),
         } as unknown as WorkspaceCollections[Coll]),
       )
     : found;

@@ -30,6 +30,7 @@ export async function createFromSnapshot(
   rt: Runtime,
   snap: WorkspaceSnapshot,
   name: string | undefined,
+  expiresInSeconds?: number,
 ): Promise<MadeFromSnapshot> {
   checkFrame(snap);
   const fresh = freshCopy(snap);
@@ -37,13 +38,22 @@ export async function createFromSnapshot(
   const oldFileIds = Object.keys(snap.file_bytes);
   const newFileId = new Map(fresh.fileIds.map((to, i) => [oldFileIds[i], to]));
   await writeBytes(rt, wsId, snap.file_bytes, (id) => newFileId.get(id) ?? id);
-  const now = rt.clock.iso();
+  // decisions.md, Clock: a new workspace starts at the server's now, or at the snapshot's
+  // taken_at if that is later, so that none of its records is from its future.
+  const offset = Math.max(0, Date.parse(snap.taken_at) - rt.clock.nowMs());
+  const nowMs = rt.clock.nowMs() + offset;
+  const now = rt.clock.isoOf(nowMs);
   return rt.store.transaction(
     (tx) => {
       const workspace = tx.global.put('workspaces', {
         ...fresh.workspace,
         id: wsId,
         name: name ?? fresh.workspace.name,
+        clock_offset_ms: offset,
+        expires_at:
+          expiresInSeconds === undefined
+            ? null
+            : new Date(nowMs + expiresInSeconds * 1000).toISOString(),
       });
       const ws = tx.scope<Record<string, StoredRecord>>(wsId);
       const written: Written = new Map();

@@ -69,6 +69,10 @@ export const WorkspaceSnapshotSchema = z
       timezone: z.string().min(1),
       created_at: timestamp(),
       updated_at: timestamp(),
+      /** How far its clock was ahead of the server's: a restore brings its clock back with it. */
+      clock_offset_ms: z.number().int().min(0).optional(),
+      /** When, on its clock, it deletes itself; null or absent: never. */
+      expires_at: timestamp().nullable().optional(),
     }),
     keys: z.array(SnapshotKey),
     /** Every collection of the workspace: its records, webhook subscriptions and deliveries. */

@@ -56,7 +56,7 @@ export async function exportWorkspace(rt: Runtime, wsId: string): Promise<Worksp
     format: WORKSPACE_SNAPSHOT,
     version: 1,
     svc_version: SVC_VERSION,
-    taken_at: rt.clock.iso(),
+    taken_at: rt.clocks.of(wsId).iso(),
     workspace: { ...ws },
     keys: own.keys.map((k) => ({ ...k, hash: String(hashOf.get(k.id) ?? '') })),
     collections,

@@ -127,6 +127,15 @@ export class Store implements Backing {
   }
 
   /**
+   * Parses workspace `scope` if it waits, and tells the onLoaded listeners now: before its clock
+   * moves, its due work must be known.
+   */
+  load(scope: Scope): void {
+    this.#parse(scope);
+    this.#loaded.tell();
+  }
+
+  /**
    * Parses every waiting workspace, and tells the onLoaded listeners of each: before the clock
    * moves, all due work must be known.
    */

@@ -87,6 +87,8 @@ const ADMIN = {
   'DELETE /keys/{id}': 'revokeKey',
   'GET /clock': 'getClock',
   'POST /clock': 'moveClock',
+  'GET /workspaces/{id}/clock': 'getWorkspaceClock',
+  'POST /workspaces/{id}/clock': 'moveWorkspaceClock',
   'GET /requests': 'listRequests',
   'POST /faults': 'createFault',
   'GET /faults': 'listFaults',

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Outgoing } from './http';
 import type { AdminSpec, ClockSpec, RequestSpec } from './schema';
-import type { Session } from './session';
+import { clockPath, type Session } from './session';
 
 // How request, admin and clock steps become HTTP requests (their fields already substituted).
 
@@ -43,7 +43,7 @@ export function buildAdmin(spec: AdminSpec, session: Session): Outgoing {
 
 export function buildClock(spec: ClockSpec, session: Session): Outgoing {
   const body = 'advance' in spec ? { advance_seconds: spec.advance } : { set: spec.set };
-  return json('POST', `${session.origin}/__admin/clock`, body);
+  return json('POST', `${session.origin}${clockPath(session)}`, body);
 }
 
 function json(method: string, url: string, body: unknown): Outgoing {

@@ -50,3 +50,12 @@ export class SkipScenario extends Error {}
 export function describeMismatch(m: Mismatch): string {
   return `${m.path}: expected ${m.expected}, got ${m.got}`;
 }
+
+/**
+ * Where the scenario's clock is: its workspace's own (a clock step moves that workspace's time
+ * alone, decisions.md, Clock), or the server's when the workspace is not known.
+ */
+export const clockPath = (session: { keys: { workspaceId: string | undefined } }): string =>
+  session.keys.workspaceId === undefined
+    ? '/__admin/clock'
+    : `/__admin/workspaces/${session.keys.workspaceId}/clock`;

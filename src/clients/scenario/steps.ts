@@ -3,6 +3,7 @@ import { type Mismatch, match, matchHeader, render } from './matchers';
 import { buildAdmin, buildClock, buildRequest, RequestProblem } from './request';
 import { type Expect, kindOf, type Step } from './schema';
 import {
+  clockPath,
   describeMismatch,
   type Session,
   SkipScenario,
@@ -148,7 +149,7 @@ async function sendStep(step: Step, record: StepRecord, session: Session): Promi
       ? buildAdmin(step.admin, session)
       : buildClock(step.clock ?? { advance: 0 }, session);
   record.method = out.method;
-  record.path = (step.request?.path ?? step.admin?.path ?? '/__admin/clock').split('?')[0];
+  record.path = (step.request?.path ?? step.admin?.path ?? clockPath(session)).split('?')[0];
   const answer = await send({ ...out, signal: session.signal });
   if (step.request) {
     session.webhooks.push(...remember(answer, session.inbox));
@@ -292,7 +293,7 @@ async function nowOf(session: Session): Promise<string> {
   if (session.control) {
     const answer = await sendJson(
       'GET',
-      `${session.origin}/__admin/clock`,
+      `${session.origin}${clockPath(session)}`,
       undefined,
       undefined,
       session.signal,

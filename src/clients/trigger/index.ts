@@ -10,7 +10,7 @@ import {
   UsageError,
 } from '../scenario';
 import { asRecord, sendJson } from '../scenario/http';
-import { StepFailure } from '../scenario/session';
+import { clockPath, StepFailure } from '../scenario/session';
 import { deliveriesSince, type SentDelivery, subscriptionsFor } from './deliveries';
 import { checkWorkspace, credentials, type TriggerKeys, TriggerUsage } from './keys';
 import {
@@ -123,7 +123,7 @@ async function runRecipe(
     : `${options.event}: ${recipe.name}`;
   out(`svc trigger ${title}`);
   out(`  server    ${base} (workspace ${keys.workspaceId})`);
-  const since = await clockNow(origin);
+  const since = await clockNow(origin, keys.workspaceId);
   const session = newSession(
     { base, origin, control: true },
     keys,
@@ -233,8 +233,9 @@ function describeStep(r: StepRecord): string {
   return made === '' ? call : `${call} ${made}`;
 }
 
-async function clockNow(origin: string): Promise<string> {
-  const answer = await sendJson('GET', `${origin}/__admin/clock`);
+/** The workspace's time (deliveries carry it), or the server's when the workspace is not known. */
+async function clockNow(origin: string, workspaceId: string | undefined): Promise<string> {
+  const answer = await sendJson('GET', `${origin}${clockPath({ keys: { workspaceId } })}`);
   const now = asRecord(answer.body).now;
   return typeof now === 'string' ? now : new Date().toISOString();
 }

@@ -1,5 +1,6 @@
 import type { GlobalStore, TxScope } from '../../store';
 import type { GlobalCollections } from '../../store/collections';
+import type { Clocks } from '../clock';
 import { newId, randomToken, sha256Hex } from '../ids';
 import type { Access, ApiKey } from './records';
 
@@ -20,11 +21,11 @@ export interface Credential {
   revoked?: true;
 }
 
-/** `nowMs`: the clock's now, for credentials that expire (OAuth access tokens, 3600 s). */
+/** `clocks`: each workspace's clock, for credentials that expire (OAuth access tokens, 3600 s). */
 export type Resolver = (
   global: GlobalStore,
   token: string,
-  nowMs: number,
+  clocks: Clocks,
 ) => Credential | undefined;
 
 const resolvers = new Map<string, Resolver>();
@@ -37,11 +38,11 @@ export function registerCredentialKind(prefix: string, resolve: Resolver): void 
 export function identifyCredential(
   global: GlobalStore,
   token: string,
-  nowMs: number,
+  clocks: Clocks,
 ): Credential | undefined {
   for (const [prefix, resolve] of resolvers) {
     if (token.startsWith(prefix)) {
-      return resolve(global, token, nowMs);
+      return resolve(global, token, clocks);
     }
   }
   return undefined;
@@ -51,9 +52,9 @@ export function identifyCredential(
 export function resolveCredential(
   global: GlobalStore,
   token: string,
-  nowMs: number,
+  clocks: Clocks,
 ): Credential | undefined {
-  const credential = identifyCredential(global, token, nowMs);
+  const credential = identifyCredential(global, token, clocks);
   return credential?.revoked ? undefined : credential;
 }
 

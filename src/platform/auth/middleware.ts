@@ -18,7 +18,7 @@ function presentedToken(c: Context<AppEnv>): string | undefined {
 // spec, Authentication 2 and 7: Bearer or X-API-Key on every endpoint; missing, wrong or revoked
 // is 401. A check, not a middleware: v1.ts runs it with the plan and the rate limit in one layer.
 export function authenticate(
-  rt: Pick<Runtime, 'store' | 'clock' | 'config'>,
+  rt: Pick<Runtime, 'store' | 'clocks' | 'config'>,
   c: Context<AppEnv>,
 ): void {
   const token = presentedToken(c);
@@ -29,7 +29,7 @@ export function authenticate(
     );
   }
   // A revoked key is still named in the log (the call was made with it), then refused.
-  const presented = identifyCredential(rt.store.global, token, rt.clock.nowMs());
+  const presented = identifyCredential(rt.store.global, token, rt.clocks);
   c.set('presented', presented);
   const credential = presented?.revoked ? undefined : presented;
   const workspace = credential && rt.store.global.get('workspaces', credential.workspaceId);
@@ -40,7 +40,7 @@ export function authenticate(
   c.set('ctx', {
     ws: rt.store.workspace(workspace.id),
     workspace,
-    clock: rt.clock,
+    clock: rt.clocks.of(workspace.id),
     credential,
     appUrl: appUrlFor(rt.config, c.req.url),
   });

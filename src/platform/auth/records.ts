@@ -8,6 +8,13 @@ export type Workspace = Rec & {
   timezone: string;
   created_at: string;
   updated_at: string;
+  /**
+   * How far the workspace's clock is ahead of the server's, in ms (decisions.md, Clock); absent in
+   * a data file written before workspaces had clocks of their own, and then 0.
+   */
+  clock_offset_ms?: number;
+  /** When, on its clock, the workspace deletes itself (`expires_in_seconds`); null: never. */
+  expires_at?: string | null;
 };
 
 export type Access = 'write' | 'read';

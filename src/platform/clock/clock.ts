@@ -1,5 +1,6 @@
-// DESIGN, Clock: every notion of time reads this one clock. It runs with real time, shifted by
-// an offset that /__admin/clock moves; the offset is persisted so a restart keeps the time.
+// DESIGN, Clock: every notion of time reads a clock. The server's runs with real time, shifted by
+// an offset that /__admin/clock moves; a workspace's runs with the server's, shifted by an offset
+// of its own (Clocks). Offsets are persisted, so a restart keeps the time.
 export class Clock {
   #offsetMs: number;
   readonly #realNow: () => number;
@@ -35,6 +36,14 @@ export class Clock {
 
   get offsetMs(): number {
     return this.#offsetMs;
+  }
+
+  /**
+   * Puts the clock `offsetMs` ahead of real time (its parent's, for a workspace's clock), either
+   * way: a workspace restored from a snapshot takes back the clock it had then.
+   */
+  setOffset(offsetMs: number): void {
+    this.#offsetMs = offsetMs;
   }
 
   /** Moves the clock to `ms`; never backwards, so stored timestamps keep their order. */

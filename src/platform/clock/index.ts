@@ -1,2 +1,3 @@
 export { Clock } from './clock';
+export { Clocks } from './clocks';
 export { Scheduler } from './scheduler';

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import type { Rec } from '../../store';
 import type { AppEnv } from '../app-env';
+import type { Clock } from '../clock';
 import { ApiError } from '../errors';
 import { isMultipart } from '../http/body-limit';
 import { hasBody } from '../http/has-body';
@@ -12,8 +13,9 @@ import { drain, fingerprinting } from './multipart';
 export type IdempotencyRecord = Rec & {
   credential_id: string;
   /**
-   * The workspace an answer kept for an app (the OAuth token endpoint) is of: its replays go
-   * when the workspace is deleted. An API key's are found by the key.
+   * The workspace the answer is of: its 24 hours run on that workspace's clock, and it goes when
+   * the workspace is deleted. Absent in records kept before, and for an app's revocation, which
+   * is of no workspace: those run on the server's clock.
    */
   workspace_id?: string;
   fingerprint: string;
@@ -37,10 +39,10 @@ const PURGE_TASK = 'idempotency:purge';
 // while its first request is still running, is 409. Answers of 5xx are not kept, so a retry
 // after a fault runs again, as the spec's advice to retry 5xx with the same key needs.
 export class Idempotency {
-  readonly #rt: Pick<Runtime, 'store' | 'clock' | 'scheduler'>;
+  readonly #rt: Pick<Runtime, 'store' | 'clock' | 'clocks' | 'scheduler'>;
   readonly #running = new Set<string>();
 
-  constructor(rt: Pick<Runtime, 'store' | 'clock' | 'scheduler'>) {
+  constructor(rt: Pick<Runtime, 'store' | 'clock' | 'clocks' | 'scheduler'>) {
     this.#rt = rt;
   }
 
@@ -88,7 +90,7 @@ export class Idempotency {
           fingerprint: sent.fingerprint,
           status: answer.status,
           body: sent.seal.close(answer.body),
-          created_at: this.#rt.clock.iso(),
+          created_at: this.#clockOf(answer.workspaceId).iso(),
         });
       }
       return { ...answer, replayed: false };
@@ -193,13 +195,15 @@ export class Idempotency {
       const fingerprint = await fingerprintOf();
       if (fingerprint !== undefined && remembered(c.res.status)) {
         const answer = await c.res.clone().text();
+        const workspaceId = c.get('ctx').credential.workspaceId;
         this.#remember({
           id,
           credential_id: credentialId,
+          workspace_id: workspaceId,
           fingerprint,
           status: c.res.status,
           body: answer,
-          created_at: this.#rt.clock.iso(),
+          created_at: this.#clockOf(workspaceId).iso(),
         });
       }
     } finally {
@@ -210,7 +214,16 @@ export class Idempotency {
 
   #live(id: string): IdempotencyRecord | undefined {
     const rec = this.#rt.store.global.get('idempotency_keys', id);
-    return rec && Date.parse(rec.created_at) + RETAIN_MS > this.#rt.clock.nowMs() ? rec : undefined;
+    return rec && !this.#expired(rec) ? rec : undefined;
+  }
+
+  #clockOf(workspaceId: string | undefined): Clock {
+    return workspaceId === undefined ? this.#rt.clock : this.#rt.clocks.of(workspaceId);
+  }
+
+  /** Past its 24 hours on its workspace's clock. */
+  #expired(rec: IdempotencyRecord): boolean {
+    return Date.parse(rec.created_at) + RETAIN_MS <= this.#clockOf(rec.workspace_id).nowMs();
   }
 
   #remember(rec: IdempotencyRecord): void {
@@ -231,10 +244,9 @@ export class Idempotency {
   }
 
   #purge(): void {
-    const cutoff = this.#rt.clock.nowMs() - RETAIN_MS;
     this.#rt.store.transaction((tx) => {
       for (const rec of tx.global.all('idempotency_keys')) {
-        if (Date.parse(rec.created_at) <= cutoff) {
+        if (this.#expired(rec)) {
           tx.global.delete('idempotency_keys', rec.id);
         }
       }

@@ -30,7 +30,7 @@ export const rateLimitHeaders =
     }
     const credential = c.get('credential');
     if (credential) {
-      stamp(c, rt.limiter.peek(credential.id, limit));
+      stamp(c, rt.limiter.peek(credential.id, limit, c.get('ctx').clock));
     } else {
       stampAddress(rt, c);
     }
@@ -71,7 +71,8 @@ function enforce(c: Context<AppEnv>, state: RateState): void {
 export function rateLimit(rt: Pick<Runtime, 'config' | 'limiter'>, c: Context<AppEnv>): void {
   const limit = rt.config.rateLimit;
   if (limit !== null) {
-    enforce(c, rt.limiter.hit(c.get('ctx').credential.id, limit));
+    const ctx = c.get('ctx');
+    enforce(c, rt.limiter.hit(ctx.credential.id, limit, ctx.clock));
   }
 }
 
@@ -87,8 +88,9 @@ export const subLimit =
   ): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
     if (rt.config.rateLimit !== null) {
-      const credentialId = c.get('ctx').credential.id;
-      const state = rt.limiter.hit(`${credentialId}:${name}`, perMinute);
+      const ctx = c.get('ctx');
+      const credentialId = ctx.credential.id;
+      const state = rt.limiter.hit(`${credentialId}:${name}`, perMinute, ctx.clock);
       if (!state.allowed) {
         // docs/decisions.md: a request refused with 429 does not count, under either limit.
         rt.limiter.unhit(credentialId);

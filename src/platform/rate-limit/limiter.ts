@@ -15,7 +15,8 @@ interface Window {
 
 const WINDOW_MS = 60_000;
 
-// spec, Limits: N requests a minute per key, in fixed one-minute windows on the clock.
+// spec, Limits: N requests a minute per key, in fixed one-minute windows on the clock: a key's on
+// its workspace's clock (passed in), an address's on the server's.
 export class RateLimiter {
   readonly #clock: Clock;
   readonly #windows = new Map<string, Window>();
@@ -24,13 +25,14 @@ export class RateLimiter {
     this.#clock = clock;
   }
 
-  hit(bucket: string, limit: number): RateState {
-    const window = this.#window(bucket);
+  hit(bucket: string, limit: number, clock: Clock = this.#clock): RateState {
+    const now = clock.nowMs();
+    const window = this.#window(bucket, now);
     const allowed = window.count < limit;
     if (allowed) {
       window.count += 1;
     }
-    return this.#state(window, limit, allowed);
+    return this.#state(window, limit, allowed, now);
   }
 
   /** Takes back a hit that was refused further on, by a tighter limit. */
@@ -41,12 +43,12 @@ export class RateLimiter {
     }
   }
 
-  peek(bucket: string, limit: number): RateState {
-    return this.#state(this.#window(bucket), limit, true);
+  peek(bucket: string, limit: number, clock: Clock = this.#clock): RateState {
+    const now = clock.nowMs();
+    return this.#state(this.#window(bucket, now), limit, true, now);
   }
 
-  #window(bucket: string): Window {
-    const now = this.#clock.nowMs();
+  #window(bucket: string, now: number): Window {
     let window = this.#windows.get(bucket);
     if (window === undefined || now - window.start >= WINDOW_MS) {
       if (this.#windows.size > 10_000) {
@@ -58,8 +60,8 @@ export class RateLimiter {
     return window;
   }
 
-  #state(window: Window, limit: number, allowed: boolean): RateState {
-    const resetMs = window.start + WINDOW_MS - this.#clock.nowMs();
+  #state(window: Window, limit: number, allowed: boolean, now: number): RateState {
+    const resetMs = window.start + WINDOW_MS - now;
     return {
       limit,
       remaining: Math.max(limit - window.count, 0),

@@ -45,6 +45,8 @@ export class Entries {
   /** The bytes of the lines kept in memory. */
   memoryBytes = 0;
   #atMs = new Float64Array(0);
+  /** Its workspace's clock's lead over the server's then (see NewEntry.leadMs). */
+  #leadMs = new Float64Array(0);
   #status = new Uint16Array(0);
   /** The generation of the entry's line, or IN_MEMORY. */
   #segment = new Int32Array(0);
@@ -87,6 +89,7 @@ export class Entries {
     place: Place | undefined,
     line: string | undefined,
     lineBytes: number,
+    leadMs = 0,
   ): void {
     if (this.#size === this.#max) {
       this.dropOldest(1);
@@ -97,6 +100,7 @@ export class Entries {
     const slot = (this.#start + this.#size) % this.#capacity;
     this.#size += 1;
     this.#atMs[slot] = atMs;
+    this.#leadMs[slot] = leadMs;
     this.#status[slot] = fields.status;
     this.#method[slot] = fields.method;
     this.#path[slot] = fields.path;
@@ -173,6 +177,9 @@ export class Entries {
   atMsAt(i: number): number {
     return this.#atMs[this.#slot(i)] as number;
   }
+  leadMsAt(i: number): number {
+    return this.#leadMs[this.#slot(i)] as number;
+  }
   segmentAt(i: number): number {
     return this.#segment[this.#slot(i)] as number;
   }
@@ -228,6 +235,7 @@ export class Entries {
       return made;
     };
     this.#atMs = typed(this.#atMs, new Float64Array(capacity));
+    this.#leadMs = typed(this.#leadMs, new Float64Array(capacity));
     this.#status = typed(this.#status, new Uint16Array(capacity));
     this.#segment = typed(this.#segment, new Int32Array(capacity));
     this.#offset = typed(this.#offset, new Float64Array(capacity));

@@ -115,7 +115,7 @@ const NO_CACHE = Symbol('none');
 // spec, Limits: every call made with a credential (a known one, even revoked) is logged, for
 // /__admin/requests and replay. Outermost in /v1, so it sees the final status of any answer.
 export const logRequests =
-  (rt: Pick<Runtime, 'clock'>, log: RequestLog): MiddlewareHandler<AppEnv> =>
+  (rt: Pick<Runtime, 'clock' | 'clocks'>, log: RequestLog): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
     const started = performance.now();
     const atMs = rt.clock.nowMs();
@@ -155,6 +155,7 @@ export const logRequests =
       key_id: credential.id,
       credential_kind: credential.kind,
       workspace_id: credential.workspaceId,
+      leadMs: rt.clocks.offset(credential.workspaceId),
       request_id: c.get('requestId'),
       request_headers: loggedHeaders(c),
       request_body: request?.text ?? null,

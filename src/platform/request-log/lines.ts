@@ -32,6 +32,12 @@ export type NewEntry = Omit<LoggedRequest, 'id' | 'response_body' | 'response_bo
   response: LoggedResponse;
   /** `at` in milliseconds, when the middleware has it: parsing `at` back cost every call. */
   atMs?: number;
+  /**
+   * How far the workspace's clock was ahead of the server's when the call was made: its 14 days
+   * run on that clock (decisions.md, Clock). Kept in memory only; a line read back at start
+   * counts from the lead its workspace has then.
+   */
+  leadMs?: number;
 };
 
 /** What the filters of /__admin/requests read. */

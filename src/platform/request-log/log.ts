@@ -71,6 +71,8 @@ export class RequestLog {
   readonly #watchers = new Map<LogWatcher, RequestFilter>();
   /** Whether a workspace still is: a start leaves out (and blanks) the lines of one deleted. */
   #exists: (wsId: string) => boolean = () => true;
+  /** How far a workspace's clock is ahead of the server's now. */
+  #leadOf: (wsId: string) => number = () => 0;
 
   constructor(
     clock: Clock,
@@ -136,7 +138,7 @@ export class RequestLog {
     const atMs = entry.atMs ?? Date.parse(entry.at);
     const files = this.#files;
     if (files?.add(text, raw)) {
-      this.#entries.push(entry, atMs, files.placed, undefined, 0);
+      this.#entries.push(entry, atMs, files.placed, undefined, 0, entry.leadMs);
       if (files.pendingBytes >= FLUSH_BYTES) {
         this.#flush();
       } else {
@@ -144,7 +146,7 @@ export class RequestLog {
       }
     } else {
       const line = raw === undefined ? text : text + raw.toString();
-      this.#entries.push(entry, atMs, undefined, line, Buffer.byteLength(line));
+      this.#entries.push(entry, atMs, undefined, line, Buffer.byteLength(line), entry.leadMs);
     }
     if (this.#watchers.size > 0) {
       this.#tell(id, atMs, entry);
@@ -181,6 +183,21 @@ export class RequestLog {
     if (drop > 0) {
       entries.dropOldest(drop);
     }
+  }
+
+  /** Tells the log where each workspace's clock stands: an entry's 14 days run on it. */
+  followClocks(leadOf: (wsId: string) => number): void {
+    this.#leadOf = leadOf;
+  }
+
+  /**
+   * Whether entry `i` is past its 14 days on its workspace's clock, which may have run ahead of
+   * the server's since the call (`cutoff`: the server's now less 14 days).
+   */
+  #aged(i: number, cutoff: number): boolean {
+    const entries = this.#entries;
+    const grown = this.#leadOf(entries.filtersAt(i).workspace_id) - entries.leadMsAt(i);
+    return entries.atMsAt(i) - grown <= cutoff;
   }
 
   /** Tells the log which workspaces exist, for its start (see forget). */
@@ -239,7 +256,7 @@ export class RequestLog {
       if (entries.atMsAt(i) <= cutoff) {
         break; // entries are in time order: every older one is past the 14 days too
       }
-      if (entries.seqAt(i) >= beforeSeq) {
+      if (entries.seqAt(i) >= beforeSeq || this.#aged(i, cutoff)) {
         continue;
       }
       if (matches(entries.filtersAt(i), entries.atMsAt(i), filter)) {
@@ -266,7 +283,7 @@ export class RequestLog {
     const found: Found[] = [];
     for (let i = 0; i < entries.size; i++) {
       const atMs = entries.atMsAt(i);
-      if (atMs > cutoff && matches(entries.filtersAt(i), atMs, filter)) {
+      if (atMs > cutoff && !this.#aged(i, cutoff) && matches(entries.filtersAt(i), atMs, filter)) {
         found.push(entries.foundAt(i));
       }
     }
@@ -316,7 +333,8 @@ export class RequestLog {
     // This run's calls wait in the queue until now (see #drain): ids follow the earlier ones.
     this.#entries.reset();
     for (const entry of earlier.slice(-MAX_ENTRIES)) {
-      this.#entries.push(entry, entry.atMs, entry.place, undefined, 0);
+      const lead = this.#leadOf(entry.workspace_id);
+      this.#entries.push(entry, entry.atMs, entry.place, undefined, 0, lead);
     }
     this.#ready = true;
     this.#drain();

@@ -37,7 +37,7 @@ export function downloadRoutes(rt: Runtime): Hono<AppEnv> {
       link,
       c.req.query('expires'),
       c.req.query('signature'),
-      rt.clock.nowMs(),
+      ctx.clock.nowMs(),
     );
     if (check === 'forged') {
       throw new ApiError('forbidden', 'this download link is not one svc made for this file');

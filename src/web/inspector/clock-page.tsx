@@ -2,6 +2,7 @@ import type { Handler } from 'hono';
 import type { AppEnv } from '../../platform/app-env';
 import type { PageTokens } from '../../platform/http/page-tokens';
 import type { ClockMoves, Move, Moved } from './clock';
+import { clockBinding } from './clock-actions';
 import type { Inspector } from './forms';
 import { ActionForm, InspectorPage, when } from './parts';
 
@@ -13,16 +14,17 @@ export const clockPage =
   (c) => {
     const { rt, tokens } = ins;
     const now = rt.clock.iso();
-    const last = moves.last;
+    const last = moves.last();
     return c.html(
       <InspectorPage title="Clock" section="clock" flash={ins.flash.take(c.req.query('flash'))}>
         <h1>Clock</h1>
         <ClockFacts now={now} waiting={rt.scheduler.size} />
         <p class="muted">
-          The clock only moves forward. Moving it runs everything that falls due on the way, in time
-          order: retries, coalesced updates, overdue invoices, purges.
+          The clock only moves forward. Moving it moves every workspace's clock with it, and runs
+          everything that falls due on the way, in time order: retries, coalesced updates, overdue
+          invoices, purges. A workspace's page moves its clock alone.
         </p>
-        <MoveForms now={now} tokens={tokens} />
+        <MoveForms now={now} tokens={tokens} wsId={undefined} />
 
         <h2>What fell due in the last move</h2>
         {last === undefined ? (
@@ -47,25 +49,28 @@ function ClockFacts({ now, waiting }: { now: string; waiting: number }) {
   );
 }
 
-function MoveForms({ now, tokens }: { now: string; tokens: PageTokens }) {
+/** The forms that move the server's clock, or workspace `wsId`'s. */
+export function MoveForms(props: { now: string; tokens: PageTokens; wsId: string | undefined }) {
+  const { now, tokens, wsId } = props;
+  const base = wsId === undefined ? '/inspector/clock' : `/inspector/workspaces/${wsId}/clock`;
   return (
     <>
       <div class="card">
         <ActionForm
-          action="/inspector/clock/advance/hour"
-          token={tokens.issue(['clock', 'hour'])}
+          action={`${base}/advance/hour`}
+          token={tokens.issue(clockBinding(wsId, 'hour'))}
           label="Advance an hour"
         />{' '}
         <ActionForm
-          action="/inspector/clock/advance/day"
-          token={tokens.issue(['clock', 'day'])}
+          action={`${base}/advance/day`}
+          token={tokens.issue(clockBinding(wsId, 'day'))}
           label="Advance a day"
         />
       </div>
       <div class="card">
         <ActionForm
-          action="/inspector/clock/set"
-          token={tokens.issue(['clock', 'set'])}
+          action={`${base}/set`}
+          token={tokens.issue(clockBinding(wsId, 'set'))}
           label="Move"
         >
           <label class="inline">
@@ -78,7 +83,7 @@ function MoveForms({ now, tokens }: { now: string; tokens: PageTokens }) {
   );
 }
 
-function LastMove({ last }: { last: Move }) {
+export function LastMove({ last }: { last: Move }) {
   return (
     <>
       <p>

@@ -1,11 +1,13 @@
 import { ClockSchema } from '../../admin/schemas';
+import type { Workspace } from '../../platform/auth';
 import type { Runtime } from '../../platform/runtime';
 import { type Change, GLOBAL, type Rec } from '../../store';
 import type { ControlApi } from './control';
 
-// The virtual clock (POST /__admin/clock: forward only, running what falls due on the way) and
-// what fell due: every change the move made, as the store applied it. Its page is
-// clock-page.tsx, its forms clock-actions.ts.
+// The virtual clocks (POST /__admin/clock, the server's and every workspace's with it; POST
+// /__admin/workspaces/{id}/clock, one workspace's: forward only, running what falls due on the
+// way) and what fell due: every change the move made, as the store applied it. Their pages are
+// clock-page.tsx and the workspace page, their forms clock-actions.ts.
 
 /** Rows a move keeps to show; the counts above them cover every change. */
 const MAX_ROWS = 300;
@@ -101,7 +103,7 @@ function summarise(rt: Runtime, from: string, to: string, changes: Change[]): Mo
   let total = 0;
   for (const change of changes) {
     // The clock's own offset is what moved, not what fell due.
-    if (change.scope === GLOBAL && change.coll === 'meta') {
+    if (change.scope === GLOBAL && (change.coll === 'meta' || onlyClockMoved(change))) {
       continue;
     }
     total += 1;
@@ -125,12 +127,29 @@ function summarise(rt: Runtime, from: string, to: string, changes: Change[]): Mo
   return { from, to, total, counts: [...counts], rows };
 }
 
-/** The moves the inspector's forms make, the last one kept for the clock page to show. */
+/** A workspace record whose clock's offset alone changed: the move itself. */
+function onlyClockMoved(change: Change): boolean {
+  if (change.coll !== 'workspaces' || !change.before || !change.after) {
+    return false;
+  }
+  const { clock_offset_ms: _a, ...before } = change.before as Workspace;
+  const { clock_offset_ms: _b, ...after } = change.after as Workspace;
+  return JSON.stringify(before) === JSON.stringify(after);
+}
+
+/** The most workspaces whose last move the inspector keeps: one per team member's suite, say. */
+const MAX_KEPT = 100;
+
+/**
+ * The moves the inspector's forms make, of the server's clock or of one workspace's, the last one
+ * of each kept for its page to show.
+ */
 export class ClockMoves {
   readonly #rt: Runtime;
   readonly #control: ControlApi;
   readonly #recorder: MoveRecorder;
   #last: Move | undefined;
+  readonly #lastOf = new Map<string, Move>();
 
   constructor(rt: Runtime, control: ControlApi) {
     this.#rt = rt;
@@ -138,20 +157,34 @@ export class ClockMoves {
     this.#recorder = new MoveRecorder(rt);
   }
 
-  /** The last move made from the clock page since svc started, if any. */
-  get last(): Move | undefined {
-    return this.#last;
+  /** The last move of the server's clock (of workspace `wsId`'s) made here since svc started. */
+  last(wsId?: string): Move | undefined {
+    return wsId === undefined ? this.#last : this.#lastOf.get(wsId);
   }
 
-  /** POST /__admin/clock with `body`; a refused move throws its ApiError and keeps the last. */
-  async move(body: Record<string, unknown>): Promise<Move> {
-    const from = this.#rt.clock.iso();
+  /**
+   * POST /__admin/clock (or /__admin/workspaces/{wsId}/clock) with `body`; a refused move throws
+   * its ApiError and keeps the last.
+   */
+  async move(body: Record<string, unknown>, wsId?: string): Promise<Move> {
+    const clock = wsId === undefined ? this.#rt.clock : this.#rt.clocks.of(wsId);
+    const path = wsId === undefined ? '/clock' : `/workspaces/${wsId}/clock`;
+    const from = clock.iso();
     let to = from;
     const changes = await this.#recorder.during(async () => {
-      to = ClockSchema.parse(await this.#control('POST', '/clock', body)).now;
+      to = ClockSchema.parse(await this.#control('POST', path, body)).now;
     });
-    this.#last = summarise(this.#rt, from, to, changes);
-    return this.#last;
+    const move = summarise(this.#rt, from, to, changes);
+    if (wsId === undefined) {
+      this.#last = move;
+    } else {
+      this.#lastOf.delete(wsId);
+      if (this.#lastOf.size >= MAX_KEPT) {
+        this.#lastOf.delete(this.#lastOf.keys().next().value as string);
+      }
+      this.#lastOf.set(wsId, move);
+    }
+    return move;
   }
 }
 

@@ -1,6 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { clockAdmin } from '../../admin/clock';
 import { faultAdmin } from '../../admin/faults';
+import { workspaceClockAdmin } from '../../admin/workspace-clock';
 import { workspaceAdmin } from '../../admin/workspaces';
 import type { AppEnv } from '../../platform/app-env';
 import { ApiError } from '../../platform/errors';
@@ -18,6 +19,7 @@ export function controlApi(rt: Runtime) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.route('/', workspaceAdmin(rt));
   app.route('/', clockAdmin(rt));
+  app.route('/', workspaceClockAdmin(rt));
   app.route('/', faultAdmin(rt));
   app.onError((err) => {
     throw toApiError(err) ?? err;

@@ -42,13 +42,15 @@ export { INSPECTOR_ASSETS } from './assets';
 export function inspectorRoutes(rt: Runtime) {
   const ins: Inspector = { rt, tokens: new PageTokens(rt.clock), flash: new FlashStore() };
   const control = controlApi(rt);
+  // The clock page and each workspace's show what fell due in the last move their forms made.
+  const moves = new ClockMoves(rt, control);
   const web = new Hono<AppEnv>();
   web.post('/inspector/*', formLimit);
 
   web.get('/inspector', workspaceListPage(ins));
   web.post('/inspector/workspaces', createWorkspace(ins, control));
   web.post('/inspector/oauth-apps', registerOAuthApp(ins));
-  web.get('/inspector/workspaces/:id', workspacePage(ins));
+  web.get('/inspector/workspaces/:id', workspacePage(ins, moves));
   web.post('/inspector/workspaces/:id/subscription/:to{on|off}', turnSubscription(ins));
   web.post('/inspector/workspaces/:id/keys', createKey(ins, control));
   web.post('/inspector/keys/:id/revoke', revokeApiKey(ins));
@@ -66,11 +68,11 @@ export function inspectorRoutes(rt: Runtime) {
   web.post('/inspector/webhooks/:id/enable', enableWebhook(ins));
   web.post('/inspector/deliveries/:id/resend', resendDelivery(ins));
 
-  // The clock page shows what fell due in the last move its forms made.
-  const moves = new ClockMoves(rt, control);
   web.get('/inspector/clock', clockPage(ins, moves));
   web.post('/inspector/clock/advance/:by{hour|day}', advanceClock(ins, moves));
   web.post('/inspector/clock/set', setClock(ins, moves));
+  web.post('/inspector/workspaces/:id/clock/advance/:by{hour|day}', advanceClock(ins, moves));
+  web.post('/inspector/workspaces/:id/clock/set', setClock(ins, moves));
 
   web.get('/inspector/faults', faultsPage(ins));
   web.post('/inspector/faults', addFault(ins, control));

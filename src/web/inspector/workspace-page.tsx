@@ -5,17 +5,20 @@ import type { AppEnv } from '../../platform/app-env';
 import type { Workspace } from '../../platform/auth';
 import type { PageTokens } from '../../platform/http/page-tokens';
 import { notFoundPage } from '../ui/not-found';
+import type { ClockMoves } from './clock';
+import { LastMove, MoveForms } from './clock-page';
 import { type Inspector, idParam } from './forms';
 import { ActionForm, InspectorPage, when } from './parts';
 
-// One workspace's settings, GET /inspector/workspaces/{id}: its facts and subscription, its API
-// keys with the forms that make and revoke them, and the apps connected to it.
+// One workspace's settings, GET /inspector/workspaces/{id}: its facts and subscription, its clock
+// with the forms that move it alone, its API keys with the forms that make and revoke them, and
+// the apps connected to it.
 
 type Key = ReturnType<typeof presentWorkspace>['keys'][number];
 type Connection = ReturnType<typeof listConnections>[number];
 
 export const workspacePage =
-  (ins: Inspector): Handler<AppEnv> =>
+  (ins: Inspector, moves: ClockMoves): Handler<AppEnv> =>
   (c) => {
     const { rt, tokens } = ins;
     const ws = rt.store.global.get('workspaces', idParam(c));
@@ -33,6 +36,9 @@ export const workspacePage =
         <h1>{ws.name}</h1>
         <WorkspaceFacts ws={ws} tokens={tokens} />
 
+        <h2>Clock</h2>
+        <WorkspaceClock ins={ins} ws={ws} moves={moves} />
+
         <h2>API keys</h2>
         <KeyTable keys={view.keys} tokens={tokens} />
         <NewKeyCard ws={ws} tokens={tokens} />
@@ -46,6 +52,44 @@ export const workspacePage =
       </InspectorPage>,
     );
   };
+
+/** The workspace's clock, the forms that move it alone, and what fell due in its last move. */
+function WorkspaceClock(props: { ins: Inspector; ws: Workspace; moves: ClockMoves }) {
+  const { ins, ws, moves } = props;
+  const clock = ins.rt.clocks.of(ws.id);
+  const now = clock.iso();
+  const ahead = Math.floor(clock.offsetMs / 1000);
+  const last = moves.last(ws.id);
+  return (
+    <>
+      <dl class="facts">
+        <dt>Now, for this workspace</dt>
+        <dd class="mono" id="workspace-now">
+          {now}
+        </dd>
+        <dt>Ahead of the server's clock</dt>
+        <dd>{ahead === 0 ? 'not at all' : aheadText(ahead)}</dd>
+        <dt>Ends</dt>
+        <dd>{ws.expires_at ? `${when(ws.expires_at)} UTC, on its clock` : 'never'}</dd>
+      </dl>
+      <MoveForms now={now} tokens={ins.tokens} wsId={ws.id} />
+      {last === undefined ? null : <LastMove last={last} />}
+    </>
+  );
+}
+
+/** `3 days 4 h 5 min` */
+function aheadText(seconds: number): string {
+  const days = Math.floor(seconds / 86400);
+  const hours = Math.floor((seconds % 86400) / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  const parts = [
+    days > 0 ? `${days} day${days === 1 ? '' : 's'}` : '',
+    hours > 0 ? `${hours} h` : '',
+    minutes > 0 ? `${minutes} min` : '',
+  ].filter((p) => p !== '');
+  return parts.length === 0 ? `${seconds} s` : parts.join(' ');
+}
 
 function WorkspaceFacts({ ws, tokens }: { ws: Workspace; tokens: PageTokens }) {
   const flip = ws.subscription_active ? 'off' : 'on';

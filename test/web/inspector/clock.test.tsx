@@ -83,3 +83,39 @@ describe('/inspector/clock', () => {
     expect(instantOf('2030-05-01T10:20:30+02:00')).toBe('2030-05-01T10:20:30+02:00');
   });
 });
+
+describe("a workspace's page moves its clock alone", () => {
+  const wsNow = async (h: ReturnType<typeof harness>, id: string) =>
+    Date.parse((await h.admin.get(`/workspaces/${id}/clock`)).body.now);
+
+  test("shows its clock; advancing a day there moves it, not the server's nor another workspace's", async () => {
+    const h = harness({ rateLimit: null });
+    const [ws, other] = [await h.workspace(), await h.workspace()];
+    const path = `/inspector/workspaces/${ws.id}`;
+    const page = await openOk(h, path);
+    const shown = /<dd class="mono" id="workspace-now">([^<]+)<\/dd>/.exec(page.html)?.[1] ?? '';
+    expect(Math.abs(Date.parse(shown) - (await wsNow(h, ws.id)))).toBeLessThan(5000);
+    const start = await nowOf(h);
+    const moved = await submit(h, path, `${path}/clock/advance/day`);
+    expect(noticeOf(moved.html)?.text).toMatch(/^The workspace's clock moved from .* fell due\.$/);
+    expect(moved.html).toContain('1 day');
+    expect((await wsNow(h, ws.id)) - start).toBeGreaterThanOrEqual(24 * HOUR);
+    expect((await nowOf(h)) - start).toBeLessThan(60_000);
+    expect((await wsNow(h, other.id)) - start).toBeLessThan(60_000);
+    await linksResolve(h, moved);
+  });
+
+  test("a token of one workspace's form does not move another's clock", async () => {
+    const h = harness({ rateLimit: null });
+    const [ws, other] = [await h.workspace(), await h.workspace()];
+    const page = await openOk(h, `/inspector/workspaces/${ws.id}`);
+    const before = await wsNow(h, other.id);
+    await expectRefused(
+      h,
+      `/inspector/workspaces/${other.id}/clock/advance/day`,
+      {},
+      tokenFor(page.html, `/inspector/workspaces/${ws.id}/clock/advance/day`),
+    );
+    expect((await wsNow(h, other.id)) - before).toBeLessThan(5000);
+  });
+});
