@@ -11,31 +11,13 @@ import { performance } from 'node:perf_hooks';
 import { createApp } from '../src/app';
 import { createRuntime, defaultConfig } from '../src/runtime';
 import { Store } from '../src/store';
+import { type App, call } from './app-call';
 
 // The build and vitest define it; tsx runs the sources as they are.
 (globalThis as { SVC_VERSION?: string }).SVC_VERSION ??= 'bench';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
 const WARMUP = 5;
-
-type App = ReturnType<typeof createApp>;
-
-async function call(app: App, method: string, path: string, body?: unknown, key?: string) {
-  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-  if (key) {
-    headers.Authorization = `Bearer ${key}`;
-  }
-  const res = await app.request(path, {
-    method,
-    headers,
-    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  if (res.status >= 300) {
-    throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
-  }
-  return text;
-}
 
 // Wall time, and the process's CPU time over the same span: on this shared machine the wall
 // time waits for other processes, the CPU time is what the work itself cost (fsync waits aside).

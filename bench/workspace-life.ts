@@ -12,31 +12,13 @@ import { performance } from 'node:perf_hooks';
 import { createApp } from '../src/app';
 import { createRuntime, defaultConfig } from '../src/runtime';
 import { Store } from '../src/store';
+import { type App, call } from './app-call';
 
 (globalThis as { SVC_VERSION?: string }).SVC_VERSION ??= 'bench';
 
 const WORKSPACES = Number(process.env.BENCH_WORKSPACES ?? 1000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40);
 const MONTH_S = 30 * 24 * 3600;
-
-type App = ReturnType<typeof createApp>;
-
-async function call(app: App, method: string, path: string, body?: unknown, key?: string) {
-  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-  if (key) {
-    headers.Authorization = `Bearer ${key}`;
-  }
-  const res = await app.request(path, {
-    method,
-    headers,
-    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  if (res.status >= 300) {
-    throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
-  }
-  return text;
-}
 
 const at = (list: number[], q: number) => {
   const sorted = [...list].sort((a, b) => a - b);

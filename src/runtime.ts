@@ -27,6 +27,7 @@ export const defaultConfig = (overrides: Partial<Config> = {}): Config => ({
   fileFetchTimeoutMs: 10_000,
   cors: '*',
   requestLogMaxBytes: DEFAULT_MAX_BYTES,
+  adminToken: null,
   log: (line) => process.stderr.write(`${line}\n`),
   ...overrides,
 });

@@ -16,6 +16,9 @@ const read = createRoute({
   responses: { 200: jsonResponse(ClockSchema, 'What time it is for svc') },
 });
 
+/** The farthest one move takes a clock: ten years. */
+const MAX_MOVE_S = 10 * 365 * 24 * 3600;
+
 /** How a clock is moved: by `advance_seconds`, or to the instant `set`. */
 export const clockMove = {
   body: {
@@ -23,11 +26,7 @@ export const clockMove = {
     content: {
       'application/json': {
         schema: z.object({
-          advance_seconds: z
-            .number()
-            .min(0)
-            .max(10 * 365 * 24 * 3600)
-            .optional(),
+          advance_seconds: z.number().min(0).max(MAX_MOVE_S).optional(),
           set: z.string().optional().openapi({ format: 'date-time' }),
         }),
       },
@@ -80,6 +79,14 @@ export function moveOf(body: {
 export function target(clock: Clock, move: ClockMove): number {
   if ('by' in move) {
     return clock.nowMs() + move.by;
+  }
+  // As far as advance_seconds may go: past it, timestamps leave ISO 8601's four-digit years.
+  if (move.to > clock.nowMs() + MAX_MOVE_S * 1000) {
+    throw new ApiError(
+      'invalid_request',
+      'set is more than ten years ahead; move the clock in steps of at most ten years',
+      'set',
+    );
   }
   // decisions.md: an instant a few seconds past (the `now` a script just read) is now, not an error.
   if (move.to < clock.nowMs() - SET_SLACK_MS) {

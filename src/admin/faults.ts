@@ -1,4 +1,5 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import type { AppEnv } from '../platform/app-env';
 import { type ErrorCode, errorCodes, errorStatus, invalid, notFound } from '../platform/errors';
 import { type FaultMatch, MAX_DELAY_MS, type NewFault } from '../platform/faults';
@@ -6,6 +7,7 @@ import { adminWriteErrors, errorResponses, jsonResponse } from '../platform/open
 import { listOf } from '../platform/openapi/schemas';
 import type { Runtime } from '../platform/runtime';
 import { byId, jsonBody, recordId } from '../resources/common/routing';
+import { scopedTo } from './access';
 
 // DESIGN.md, control API: /__admin/faults; decisions.md, Faults.
 
@@ -232,15 +234,28 @@ export function faultAdmin(rt: Runtime) {
     }
     return f;
   };
+  /** The faults the caller sees: all, or a control token's workspace's. */
+  const visible = (c: Context<AppEnv>) => {
+    const scope = c.get('adminScope');
+    return faults
+      .list()
+      .filter((f) => scope === undefined || f.match.workspace_id?.toLowerCase() === scope);
+  };
   return new OpenAPIHono<AppEnv>()
     .openapi(create, (c) => {
-      const input = c.req.valid('json') as NewFault;
+      const asked = c.req.valid('json') as NewFault;
+      // A control token's fault matches its workspace, named or not (decisions.md, access).
+      const workspaceId = scopedTo(c, asked.match.workspace_id);
+      const input =
+        workspaceId === undefined
+          ? asked
+          : { ...asked, match: { ...asked.match, workspace_id: workspaceId } };
       checkNames(rt, input.match);
       return c.json(faults.add(input), 201);
     })
     .openapi(list, (c) =>
       c.json(
-        { object: 'list' as const, data: faults.list(), has_more: false, next_cursor: null },
+        { object: 'list' as const, data: visible(c), has_more: false, next_cursor: null },
         200,
       ),
     )
@@ -251,8 +266,15 @@ export function faultAdmin(rt: Runtime) {
       return c.json(f, 200);
     })
     .openapi(clear, (c) => {
-      const deleted = faults.list().length;
-      faults.clear();
-      return c.json({ deleted }, 200);
+      if (c.get('adminScope') === undefined) {
+        const deleted = faults.list().length;
+        faults.clear();
+        return c.json({ deleted }, 200);
+      }
+      const own = visible(c);
+      for (const f of own) {
+        faults.delete(f.id);
+      }
+      return c.json({ deleted: own.length }, 200);
     });
 }

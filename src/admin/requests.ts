@@ -6,6 +6,7 @@ import { errorResponses, standardHeaders } from '../platform/openapi/responses';
 import { listOf } from '../platform/openapi/schemas';
 import { instantParam, limitParam } from '../platform/paging';
 import type { LoggedRequest, RequestFilter, RequestLog } from '../platform/request-log';
+import { scopedTo } from './access';
 
 const LoggedRequestSchema = z
   .object({
@@ -98,7 +99,8 @@ const list = createRoute({
 
 export function requestLogAdmin(log: RequestLog) {
   return new OpenAPIHono<AppEnv>().openapi(list, async (c) => {
-    const { limit, cursor, format, ...filter } = c.req.valid('query');
+    const { limit, cursor, format, ...asked } = c.req.valid('query');
+    const filter = { ...asked, workspace_id: scopedTo(c, asked.workspace_id) };
     checkWindow(filter);
     if (format === 'jsonl') {
       // The document's ndjson answer has no zod schema (see above), so no type to check it by.

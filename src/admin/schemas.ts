@@ -8,6 +8,13 @@ export const CreatedWorkspaceSchema = z
     id: z.uuid(),
     name: z.string(),
     keys: z.object({ write: KeyRefSchema, read: KeyRefSchema }),
+    expires_at: timestamp()
+      .nullable()
+      .openapi({ description: 'When, on its clock, it deletes itself; null: never' }),
+    control_token: z.string().openapi({
+      description:
+        "The workspace's control token (svc_ctl_…), shown once: the control API for this workspace alone",
+    }),
     /** Made from a snapshot: its other live keys, each with a new secret (shown once). */
     other_keys: z
       .array(

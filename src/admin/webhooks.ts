@@ -9,6 +9,7 @@ import { byId, recordId } from '../resources/common/routing';
 import { validSecrets, type Webhook } from '../resources/webhooks/records';
 import { WebhookSchema } from '../resources/webhooks/schema';
 import { presentWebhook } from '../resources/webhooks/service';
+import { scopedTo } from './access';
 import { adminPage, adminPaging, positionOf } from './paging';
 import {
   deliveryLog,
@@ -210,7 +211,7 @@ export function webhookAdmin(rt: Runtime) {
         rt,
         'webhooks',
         q,
-        (after) => listAllWebhooks(rt, q.workspace_id, after, q.limit),
+        (after) => listAllWebhooks(rt, scopedTo(c, q.workspace_id), after, q.limit),
         (f) => positionOf(f.record),
         (f) => presentAdmin(f.workspaceId, f.record, now(f.workspaceId)),
       );
@@ -260,7 +261,7 @@ export function webhookAdmin(rt: Runtime) {
         rt,
         'notifications',
         q,
-        (after) => notifications(rt, q.workspace_id, after, q.limit),
+        (after) => notifications(rt, scopedTo(c, q.workspace_id), after, q.limit),
         (f) => positionOf(f.record),
         (f) => ({ ...f.record, workspace_id: f.workspaceId }),
       );

@@ -1,5 +1,11 @@
 import type { z } from '@hono/zod-openapi';
-import { type Access, type ApiKey, mintApiKey, type Workspace } from '../platform/auth';
+import {
+  type Access,
+  type ApiKey,
+  mintApiKey,
+  mintControlToken,
+  type Workspace,
+} from '../platform/auth';
 import { ApiError } from '../platform/errors';
 import type { Profile } from '../platform/family';
 import type { Runtime } from '../platform/runtime';
@@ -45,8 +51,12 @@ export function listWorkspaces(
   rt: Runtime,
   after: Position | undefined,
   limit: number,
+  only?: string,
 ): Page<Workspace> {
-  const all = [...rt.store.global.values('workspaces')];
+  // A control token's list holds its own workspace alone.
+  const all = [...rt.store.global.values('workspaces')].filter(
+    (ws) => only === undefined || ws.id === only,
+  );
   return pageInOrder(all, after && departed(rt.store).resume(after, all), limit);
 }
 
@@ -109,7 +119,13 @@ export async function createWorkspace(
     subscription_active?: boolean | undefined;
     expires_in_seconds?: number | undefined;
   },
-): Promise<{ id: string; name: string; keys: KeyPair }> {
+): Promise<{
+  id: string;
+  name: string;
+  keys: KeyPair;
+  control_token: string;
+  expires_at: string | null;
+}> {
   const seed = input.seed ?? Math.floor(Math.random() * 2 ** 31);
   const drawn = await generate({
     profile: input.profile,
@@ -121,12 +137,18 @@ export async function createWorkspace(
   const records = Object.values(drawn.collections).flat();
   const gen = withFreshIds(drawn, [drawn.workspace.id, ...records.map((r) => r.id)]);
   const now = rt.clock.iso();
-  const keys = rt.store.transaction((tx) => {
-    const made = insertWorkspace(tx, gen, now);
+  return rt.store.transaction((tx) => {
+    const keys = insertWorkspace(tx, gen, now);
     expireIn(tx, rt.clock.nowMs(), gen.workspace.id, input.expires_in_seconds);
-    return made;
+    const control = mintControlToken(tx.global, gen.workspace.id, now);
+    return {
+      id: gen.workspace.id,
+      name: gen.workspace.name,
+      keys,
+      control_token: control,
+      expires_at: tx.global.get('workspaces', gen.workspace.id)?.expires_at ?? null,
+    };
   });
-  return { id: gen.workspace.id, name: gen.workspace.name, keys };
 }
 
 /**
@@ -258,9 +280,15 @@ export function deleteWorkspace(rt: Runtime, id: string): z.infer<typeof Deleted
           global.delete(coll, rec.id);
         }
       }
+      for (const token of tx.global.all('control_tokens')) {
+        if (token.workspace_id === id) {
+          global.delete('control_tokens', token.id);
+        }
+      }
       tx.global.delete('workspaces', id);
       tx.drop(id);
-      return new Set(own.keys.map((k) => k.id));
+      // A fault's key_id names an API key or an OAuth connection.
+      return new Set([...own.keys, ...own.connections].map((k) => k.id));
     },
     { quiet: true },
   );

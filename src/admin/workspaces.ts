@@ -181,7 +181,7 @@ export function workspaceAdmin(rt: Runtime) {
         rt,
         'workspaces',
         q,
-        (after) => listWorkspaces(rt, after, q.limit),
+        (after) => listWorkspaces(rt, after, q.limit, c.get('adminScope')),
         positionOf,
         (ws) => presentWorkspace(rt, ws),
       );

@@ -15,6 +15,7 @@ interface RunFlags {
   baseUrl?: string;
   key?: string;
   readKey?: string;
+  controlToken?: string;
   junit?: string;
   json?: boolean;
   bail?: boolean;
@@ -38,6 +39,10 @@ export function scenarioCommand(program: Command): void {
       'write key for --base-url (without it, svc makes a workspace a scenario)',
     )
     .option('--read-key <key>', 'read-only key for --base-url, for steps with key: read')
+    .option(
+      '--control-token <token>',
+      "a workspace's control token (svc_ctl_...) for a shared svc's control API, with --key of that workspace",
+    )
     .option('--junit <file>', 'also write a JUnit XML report to this file')
     .option('--json', 'print a JSON report instead of the lines')
     .option('--bail', 'stop after the first failure')
@@ -50,6 +55,7 @@ export function scenarioCommand(program: Command): void {
         '  svc scenario run                                   # scenarios/, svc in-process',
         '  svc scenario run scenarios/events --junit report.xml',
         '  svc scenario run my.yaml --base-url http://127.0.0.1:4010 --key svc_live_...',
+        '  svc scenario run my.yaml --base-url http://svc.team:4010 --key svc_live_... --control-token svc_ctl_...',
         '',
         'Without --base-url, svc starts in-process on a fresh temporary store, one workspace a',
         'scenario. With --base-url and no --key, the server must be svc (its control API makes',
@@ -87,6 +93,7 @@ async function run(
       ...(flags.baseUrl === undefined ? {} : { baseUrl: flags.baseUrl }),
       ...(flags.key === undefined ? {} : { key: flags.key }),
       ...(flags.readKey === undefined ? {} : { readKey: flags.readKey }),
+      ...(flags.controlToken === undefined ? {} : { controlToken: flags.controlToken }),
       ...(flags.filter === undefined ? {} : { filter: flags.filter }),
       bail: flags.bail === true,
       onResult: flags.json ? undefined : (r) => out(resultLine(r)),

@@ -1,6 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import type { Command } from 'commander';
 import { keyHashExists } from '../platform/auth';
+import { randomToken } from '../platform/ids';
 import { API_REVISION } from '../platform/openapi/document';
 import { DEFAULT_MAX_BYTES } from '../platform/request-log';
 import { defaultConfig } from '../runtime';
@@ -31,6 +32,10 @@ interface ServeFlags {
   cors: '*' | 'off' | string[];
   /** Absent: the default (64 MiB), shown in the help as "64MB" rather than as bytes. */
   requestLogMaxBytes?: number | 'off';
+  /** `--admin-token`, else SVC_ADMIN_TOKEN; `auto` makes one. */
+  adminToken?: string;
+  /** svc made the admin token (`auto`): the banner shows it, once. */
+  adminTokenMade?: boolean;
 }
 
 export function serveCommand(program: Command, hooks: Hooks): void {
@@ -68,11 +73,22 @@ export function serveCommand(program: Command, hooks: Hooks): void {
       'disk the request log may take, both its files together (512KB, 1GB, bytes), or "off" (default: 64MB)',
       parseLogBytes,
     )
+    .option(
+      '--admin-token <token|auto>',
+      'the control API, the inspector and record pages then need this token (or a workspace\'s control token); "auto" makes one and prints it once (default: SVC_ADMIN_TOKEN; none on a loopback address)',
+    )
     .addHelpText(
       'after',
-      '\nExample:\n  svc serve --port 4010 --data ./.svc/data.json\n  curl -H "Authorization: Bearer <write key>" http://127.0.0.1:4010/v1/ping',
+      '\nExample:\n  svc serve --port 4010 --data ./.svc/data.json\n  curl -H "Authorization: Bearer <write key>" http://127.0.0.1:4010/v1/ping\n  svc serve --host 0.0.0.0 --admin-token auto   # a shared server',
     )
-    .action((flags: ServeFlags) => serve(flags, hooks));
+    .action((flags: ServeFlags, command: Command) => {
+      const given = flags.adminToken ?? process.env.SVC_ADMIN_TOKEN;
+      const adminToken = adminTokenOf(given, flags.host);
+      if (adminToken instanceof Error) {
+        command.error(`error: ${adminToken.message}`, { exitCode: 2 });
+      }
+      return serve({ ...flags, adminToken, adminTokenMade: given === 'auto' }, hooks);
+    });
 }
 
 /**
@@ -111,8 +127,32 @@ async function serve(flags: ServeFlags, hooks: Hooks): Promise<void> {
   hooks.onWarm?.();
 }
 
+/** Addresses only this machine reaches: the control API may stay open on them. */
+const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|localhost)$/i;
+
+/**
+ * The admin token svc starts with: the one given, one made for `auto`, or none on a loopback
+ * address. Anywhere else the control API would answer the network: refused without one
+ * (decisions.md, Control API access).
+ */
+export function adminTokenOf(given: string | undefined, host: string): string | undefined | Error {
+  if (given === 'auto') {
+    return randomToken('svc_adm_');
+  }
+  if (given !== undefined && given.trim() === '') {
+    return new Error('--admin-token is empty: give a token, or auto');
+  }
+  if (given === undefined && !LOOPBACK.test(host)) {
+    return new Error(
+      `--host ${host} lets the network reach the control API: start with --admin-token <token> (or auto, or SVC_ADMIN_TOKEN)`,
+    );
+  }
+  return given;
+}
+
 function configOf(flags: ServeFlags) {
   return defaultConfig({
+    adminToken: flags.adminToken ?? null,
     rateLimit: flags.rateLimit === 'off' ? null : flags.rateLimit,
     allowLocalTargets: flags.allowLocalTargets,
     webhookCoalesceMs: flags.webhookCoalesceMs,
@@ -136,6 +176,14 @@ function banner(flags: ServeFlags, running: Running): void {
   out(`  base URL  ${running.url}/v1`);
   out(`  OpenAPI   ${running.url}/v1/openapi.json`);
   out(`  admin API ${running.url}/__admin/openapi.json`);
+  if (flags.adminToken !== undefined) {
+    // The token is printed only when svc made it (auto): one given is the operator's already.
+    out(
+      flags.adminTokenMade
+        ? `  admin     Authorization: Bearer ${flags.adminToken}  (made now, shown once)`
+        : '  admin     the control API and the inspector ask for the admin token',
+    );
+  }
   if (flags.allowLocalTargets) {
     // decisions.md, Command line: a run that departs from the real service says so
     out(

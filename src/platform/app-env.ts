@@ -21,6 +21,8 @@ export type AppEnv = {
     fault: string | undefined;
     /** The fault dropped the connection: nothing was answered. */
     dropped: boolean | undefined;
+    /** On the control API: the one workspace a control token reaches; unset for the admin. */
+    adminScope: string | undefined;
   };
 };
 

@@ -28,6 +28,11 @@ export interface Config {
    * Request log); null: the lines cap alone.
    */
   requestLogMaxBytes: number | null;
+  /**
+   * The control API's and the inspector's credential (`--admin-token`); null: they answer anyone
+   * who reaches the port, as on 127.0.0.1 by default (decisions.md, Control API access).
+   */
+  adminToken: string | null;
   /** Where operator-facing lines (faults, warnings) go. */
   log: (line: string) => void;
   /**

@@ -1,4 +1,4 @@
-import { type Access, mintApiKey } from '../platform/auth';
+import { type Access, mintApiKey, mintControlToken } from '../platform/auth';
 import { newId, randomToken } from '../platform/ids';
 import type { Runtime } from '../platform/runtime';
 import { withFreshIds } from '../seed/remap';
@@ -19,6 +19,8 @@ export interface MadeFromSnapshot {
   name: string;
   keys: { write: KeyRef; read: KeyRef };
   other_keys: (KeyRef & { access: Access; name: string })[];
+  control_token: string;
+  expires_at: string | null;
 }
 
 /**
@@ -66,7 +68,13 @@ export async function createFromSnapshot(
         });
       }
       checkShown(rt, wsId, written);
-      return { id: wsId, name: workspace.name, ...mintKeys(tx.global, wsId, fresh.keys, now) };
+      return {
+        id: wsId,
+        name: workspace.name,
+        ...mintKeys(tx.global, wsId, fresh.keys, now),
+        control_token: mintControlToken(tx.global, wsId, now),
+        expires_at: workspace.expires_at ?? null,
+      };
     },
     { quiet: true },
   );

@@ -6,6 +6,7 @@ import { DOCS_ASSETS, docsRoutes } from './docs';
 import { HOMEOWNER_ASSETS } from './homeowner';
 import { INSPECTOR_ASSETS, inspectorRoutes } from './inspector';
 import { PAGES_ASSETS, pageRoutes } from './pages';
+import { signIn } from './sign-in';
 import { type Asset, assetRoutes } from './ui/assets';
 import { pageHeaders } from './ui/guard';
 
@@ -17,7 +18,10 @@ const ASSETS: Asset[] = [...HOMEOWNER_ASSETS, ...DOCS_ASSETS, ...PAGES_ASSETS, .
 
 export function webApp(rt: Runtime) {
   const web = new Hono<AppEnv>();
+  const { door, routes } = signIn(rt);
   web.use('*', pageHeaders);
+  web.use('*', door);
+  web.route('/', routes);
   web.route('/', assetRoutes(ASSETS));
   web.route('/', consentRoutes(rt));
   web.route('/', docsRoutes());

@@ -60,6 +60,15 @@ describe('DELETE /__admin/workspaces/{id}', () => {
     const tokens = await connect(r);
     const bearer = r.h.as(tokens.access_token);
     expect((await bearer.get('/ping')).status).toBe(200);
+    // A fault may name the connection as its key_id: it goes with the workspace.
+    const [connection] = (await ok(r.h.admin.get(`/workspaces/${r.ws.id}/connections`))).data;
+    await ok(
+      r.h.admin.post('/faults', {
+        match: { key_id: connection.id, path: '/nothing-here' },
+        action: { status: 503 },
+      }),
+      201,
+    );
     await ok(remove(r.h, r.ws.id));
     expect((await bearer.get('/ping')).status).toBe(401);
     const refreshed = await r.h.anonymous.raw('POST', '/oauth/token', {
@@ -78,6 +87,7 @@ describe('DELETE /__admin/workspaces/{id}', () => {
       [...global.values(coll)].filter((c) => c.workspace_id === r.ws.id);
     expect(own('oauth_connections')).toEqual([]);
     expect(own('oauth_codes')).toEqual([]);
+    expect((await r.h.admin.get('/faults')).body.data).toEqual([]);
   });
 
   test('its pending deliveries are cancelled: no retry goes out when the clock moves on', async () => {

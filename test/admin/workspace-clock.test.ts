@@ -112,6 +112,7 @@ describe("a workspace's clock", () => {
       [{ advance_seconds: 1, set: past }, 'set'],
       [{ set: 'tomorrow' }, 'set'],
       [{ advance_seconds: -1 }, 'advance_seconds'],
+      [{ set: '9999-12-31T23:59:59Z' }, 'set'], // past ten years: no four-digit year beyond
     ];
     for (const [body, field] of cases) {
       const res = await h.admin.raw('POST', `/workspaces/${ws.id}/clock`, {
@@ -205,7 +206,10 @@ describe('expires_in_seconds', () => {
     const h = hookHarness();
     const made = await ok(h.admin.post('/workspaces', { expires_in_seconds: 3600 }), 201);
     const kept = await h.workspace();
+    expect(made.expires_at).toEqual(expect.any(String));
+    expect(made.control_token).toMatch(/^svc_ctl_/);
     const shown = await ok(h.admin.get(`/workspaces/${made.id}`));
+    expect(shown.expires_at).toBe(made.expires_at);
     const start = await clockOf(h, kept);
     expect(Date.parse(shown.expires_at) - start).toBeGreaterThan(3590 * 1000);
     expect(Date.parse(shown.expires_at) - start).toBeLessThanOrEqual(3600 * 1000);

@@ -39,6 +39,8 @@ export interface SpawnOptions {
   timeoutMs?: number;
   /** Another copy of bin/svc.cjs to run (one whose dist/ lacks the code cache, say). */
   bin?: string;
+  /** Variables set (or, as '', emptied) on top of this process's environment. */
+  env?: Record<string, string>;
 }
 
 /** A fresh directory under the OS temp dir, removed by cleanup(). */
@@ -78,7 +80,7 @@ function closed(child: ChildProcess): Promise<Exit> {
 export function spawnNode(args: string[], opts: SpawnOptions = {}): ChildProcess {
   const child = spawn(process.execPath, args, {
     cwd: opts.cwd ?? root,
-    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   live.add(child);

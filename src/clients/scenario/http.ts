@@ -54,7 +54,31 @@ export function reason(err: NetworkError): string {
   return (err.code !== undefined ? CODES[err.code] : undefined) ?? err.why;
 }
 
-export async function send(out: Outgoing): Promise<Answer> {
+/** Tokens for svc's control API, by origin (`--control-token`): sent on every /__admin call. */
+const controlTokens = new Map<string, string>();
+
+/** Sends `token` as the credential of every call to `origin`'s control API from now on. */
+export function useControlToken(origin: string, token: string): void {
+  controlTokens.set(origin, token);
+}
+
+/** `out`, with the control API's credential when it goes there and names none itself. */
+function withControlToken(out: Outgoing): Outgoing {
+  if (controlTokens.size === 0 || !URL.canParse(out.url)) {
+    return out;
+  }
+  const url = new URL(out.url);
+  const token = controlTokens.get(url.origin);
+  const headers = out.headers ?? {};
+  const named = Object.keys(headers).some((h) => h.toLowerCase() === 'authorization');
+  if (token === undefined || !url.pathname.startsWith('/__admin') || named) {
+    return out;
+  }
+  return { ...out, headers: { ...headers, Authorization: `Bearer ${token}` } };
+}
+
+export async function send(given: Outgoing): Promise<Answer> {
+  const out = withControlToken(given);
   let res: Response;
   const timeout = AbortSignal.timeout(limits.timeoutMs);
   try {

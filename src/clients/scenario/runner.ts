@@ -14,6 +14,7 @@ export interface RunOptions {
   baseUrl?: string;
   key?: string;
   readKey?: string;
+  controlToken?: string;
   filter?: string;
   bail?: boolean;
   onResult?: (r: ScenarioResult) => void;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultConfig } from '../../runtime';
 import { startServer } from '../../server';
-import { asRecord, NetworkError, reason, sendJson } from './http';
+import { asRecord, NetworkError, reason, sendJson, useControlToken } from './http';
 
 // Where scenarios run: svc in-process on a fresh store (no --base-url), or any server. svc is
 // told apart by its control API (`GET <origin>/__admin/clock` answering `{now}`).
@@ -36,6 +36,8 @@ export interface TargetOptions {
   baseUrl?: string;
   key?: string;
   readKey?: string;
+  /** A workspace's control token (`svc_ctl_…`): the control API of a shared svc, for it alone. */
+  controlToken?: string;
 }
 
 /** A usage error: exit 2. */
@@ -46,7 +48,17 @@ export async function openTarget(options: TargetOptions): Promise<Target> {
     if (options.key !== undefined || options.readKey !== undefined) {
       throw new UsageError('--key and --read-key go with --base-url');
     }
+    if (options.controlToken !== undefined) {
+      throw new UsageError('--control-token goes with --base-url');
+    }
     return inProcess();
+  }
+  if (options.controlToken !== undefined) {
+    if (options.key === undefined) {
+      // A control token reaches one workspace, and makes none: the scenarios run in it.
+      throw new UsageError("--control-token goes with --key, a write key of the token's workspace");
+    }
+    useControlToken(normalizeBase(options.baseUrl).origin, options.controlToken);
   }
   return remote(options.baseUrl, options.key, options.readKey);
 }
@@ -68,7 +80,18 @@ export function normalizeBase(url: string, flag = '--base-url'): { base: string;
 export async function hasControlApi(origin: string, given = origin): Promise<boolean> {
   try {
     const answer = await sendJson('GET', `${origin}/__admin/clock`);
-    const now = asRecord(answer.body).now;
+    const body = asRecord(answer.body);
+    const code = asRecord(body.error).code;
+    if (answer.status === 401 && code === 'unauthorized') {
+      throw new UsageError(
+        `${given} is a shared svc whose control API asks for a token: give --control-token (a workspace's, from POST /__admin/workspaces) with --key, and check it`,
+      );
+    }
+    // A control token reaches its workspace, not the server's clock: the control API is there.
+    if (answer.status === 403 && code === 'forbidden') {
+      return true;
+    }
+    const now = body.now;
     return answer.status === 200 && typeof now === 'string' && !Number.isNaN(Date.parse(now));
   } catch (err) {
     if (err instanceof NetworkError) {

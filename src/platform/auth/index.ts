@@ -1,4 +1,10 @@
 export {
+  CONTROL_TOKEN_PREFIX,
+  type ControlToken,
+  mintControlToken,
+  sameSecret,
+} from './control-tokens';
+export {
   API_KEY_PREFIX,
   appCredential,
   type Credential,
