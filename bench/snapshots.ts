@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { createApp } from '../src/app';
 import { createRuntime, defaultConfig } from '../src/runtime';
 import { Store } from '../src/store';
-import { type App, call } from './app-call';
+import { call } from './app-call';
 
 // The build and vitest define it; tsx runs the sources as they are.
 (globalThis as { SVC_VERSION?: string }).SVC_VERSION ??= 'bench';

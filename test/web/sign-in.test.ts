@@ -19,20 +19,18 @@ async function signIn(h: ReturnType<typeof harness>, token: string, next = '/ins
   });
 }
 
+/** A server with an admin token, a small workspace on it, and one of its jobs as GET shows it. */
+async function sharedServer() {
+  const h = harness({ rateLimit: null, adminToken: TOKEN });
+  const headers = { Authorization: `Bearer ${TOKEN}` };
+  const ws = await ok(h.admin.post('/workspaces', { profile: 'small' }, { headers }), 201);
+  const job = (await ok(h.as(ws.keys.read.key).get('/jobs'))).data[0];
+  return { h, ws, job };
+}
+
 describe('the web app with --admin-token', () => {
   test('the inspector, the dashboard and a record page ask for the token', async () => {
-    const h = harness({ rateLimit: null, adminToken: TOKEN });
-    const ws = await ok(
-      h.admin.post(
-        '/workspaces',
-        { profile: 'small' },
-        {
-          headers: { Authorization: `Bearer ${TOKEN}` },
-        },
-      ),
-      201,
-    );
-    const job = (await ok(h.as(ws.keys.read.key).get('/jobs'))).data[0];
+    const { h, ws, job } = await sharedServer();
     for (const path of ['/inspector', '/', `/workspaces/${ws.id}`, new URL(job.url).pathname]) {
       const res = await page(h, path);
       expect(res.status, path).toBe(401);
@@ -43,18 +41,7 @@ describe('the web app with --admin-token', () => {
   });
 
   test("a homeowner's portal, /docs and the styles stay open", async () => {
-    const h = harness({ rateLimit: null, adminToken: TOKEN });
-    const ws = await ok(
-      h.admin.post(
-        '/workspaces',
-        { profile: 'small' },
-        {
-          headers: { Authorization: `Bearer ${TOKEN}` },
-        },
-      ),
-      201,
-    );
-    const job = (await ok(h.as(ws.keys.read.key).get('/jobs'))).data[0];
+    const { h, job } = await sharedServer();
     for (const path of [new URL(job.portal_url).pathname, '/docs', '/_app/style.css']) {
       expect((await page(h, path)).status, path).toBe(200);
     }
