@@ -19,6 +19,9 @@ const read = createRoute({
 /** The farthest one move takes a clock: ten years. */
 const MAX_MOVE_S = 10 * 365 * 24 * 3600;
 
+/** No clock goes as far as this: ISO 8601's four-digit years end with 9999. */
+const LAST_INSTANT = Date.UTC(9999, 0, 1);
+
 /** How a clock is moved: by `advance_seconds`, or to the instant `set`. */
 export const clockMove = {
   body: {
@@ -78,15 +81,18 @@ export function moveOf(body: {
 /** Where `move` takes `clock`. */
 export function target(clock: Clock, move: ClockMove): number {
   if ('by' in move) {
+    if (clock.nowMs() + move.by >= LAST_INSTANT) {
+      throw new ApiError(
+        'invalid_request',
+        'the clock would pass the year 9999',
+        'advance_seconds',
+      );
+    }
     return clock.nowMs() + move.by;
   }
-  // As far as advance_seconds may go: past it, timestamps leave ISO 8601's four-digit years.
-  if (move.to > clock.nowMs() + MAX_MOVE_S * 1000) {
-    throw new ApiError(
-      'invalid_request',
-      'set is more than ten years ahead; move the clock in steps of at most ten years',
-      'set',
-    );
+  // Past it, timestamps would leave ISO 8601's four-digit years (and the date-time format).
+  if (move.to >= LAST_INSTANT) {
+    throw new ApiError('invalid_request', 'set must be before the year 9999', 'set');
   }
   // decisions.md: an instant a few seconds past (the `now` a script just read) is now, not an error.
   if (move.to < clock.nowMs() - SET_SLACK_MS) {

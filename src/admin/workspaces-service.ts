@@ -8,6 +8,7 @@ import {
 } from '../platform/auth';
 import { ApiError } from '../platform/errors';
 import type { Profile } from '../platform/family';
+import { randomToken } from '../platform/ids';
 import type { Runtime } from '../platform/runtime';
 import { disableWebhooksOf } from '../resources/webhooks/service';
 import { generate, insertWorkspace, type KeyPair } from '../seed';
@@ -135,7 +136,20 @@ export async function createWorkspace(
     subscriptionActive: input.subscription_active,
   });
   const records = Object.values(drawn.collections).flat();
-  const gen = withFreshIds(drawn, [drawn.workspace.id, ...records.map((r) => r.id)]);
+  const fresh = withFreshIds(drawn, [drawn.workspace.id, ...records.map((r) => r.id)]);
+  // A homeowner's portal link opens whichever job holds its token: two workspaces of one seed
+  // must not share them, as they share no id.
+  const jobs = fresh.collections.jobs;
+  const gen =
+    jobs === undefined
+      ? fresh
+      : {
+          ...fresh,
+          collections: {
+            ...fresh.collections,
+            jobs: jobs.map((job) => ({ ...job, portal_token: randomToken('', 24) })),
+          },
+        };
   const now = rt.clock.iso();
   return rt.store.transaction((tx) => {
     const keys = insertWorkspace(tx, gen, now);

@@ -82,7 +82,8 @@ export function serveCommand(program: Command, hooks: Hooks): void {
       '\nExample:\n  svc serve --port 4010 --data ./.svc/data.json\n  curl -H "Authorization: Bearer <write key>" http://127.0.0.1:4010/v1/ping\n  svc serve --host 0.0.0.0 --admin-token auto   # a shared server',
     )
     .action((flags: ServeFlags, command: Command) => {
-      const given = flags.adminToken ?? process.env.SVC_ADMIN_TOKEN;
+      // An empty SVC_ADMIN_TOKEN is no token, as an unset one.
+      const given = flags.adminToken ?? (process.env.SVC_ADMIN_TOKEN || undefined);
       const adminToken = adminTokenOf(given, flags.host);
       if (adminToken instanceof Error) {
         command.error(`error: ${adminToken.message}`, { exitCode: 2 });

@@ -25,7 +25,13 @@ export interface ConsentView {
   state: string;
   scope: 'read' | 'write';
   token: string;
+  /** The workspaces to pick from; none asked of one who proves a workspace by its token. */
   workspaces: { id: string; name: string }[];
+  /**
+   * A shared svc, and a person not signed in: the workspace is the one whose control token they
+   * give (decisions.md, Control API access), and no workspace is listed.
+   */
+  byToken: boolean;
 }
 
 const STYLE = `body{font:15px/1.5 system-ui,sans-serif;max-width:34rem;margin:3rem auto;padding:0 1rem;color:#222}
@@ -56,10 +62,14 @@ export function consentPage(v: ConsentView, nonce: string): string {
     .join('\n');
   const hidden = (name: string, value: string) =>
     `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
-  const choose =
-    v.workspaces.length > 0
+  const choose = v.byToken
+    ? `<fieldset><legend>Connect your workspace</legend>
+<label>Its control token <input type="password" name="control_token" autocomplete="off" required></label>
+</fieldset>`
+    : v.workspaces.length > 0
       ? `<fieldset><legend>Connect this workspace</legend>\n${radios}\n</fieldset>`
       : '<p>You have no workspace to connect.</p>';
+  const canAllow = v.byToken || v.workspaces.length > 0;
   return layout(
     `Connect ${v.appName}`,
     nonce,
@@ -75,7 +85,7 @@ ${choose}
 <p class="note">Allowing sends you back to <code id="redirect">${escapeHtml(v.redirectUri)}</code>.
 You can disconnect the app at any time in the workspace settings.</p>
 <div class="actions">
-<button type="submit" name="decision" value="allow"${v.workspaces.length > 0 ? '' : ' disabled'}>Allow</button>
+<button type="submit" name="decision" value="allow"${canAllow ? '' : ' disabled'}>Allow</button>
 <button type="submit" name="decision" value="deny" formnovalidate>Deny</button>
 </div>
 </form>`,

@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from '../platform/app-env';
+import { CONTROL_TOKEN_PREFIX } from '../platform/auth';
+import { signedIn } from '../platform/http/admin-session';
 import { PageTokens } from '../platform/http/page-tokens';
+import { sha256Hex } from '../platform/ids';
 import type { Runtime } from '../platform/runtime';
 import { findApp, issueCode, type OAuthAppView } from './consent';
 import { consentPage, errorPage } from './consent-page';
@@ -76,6 +79,14 @@ function checkState(get: Params): string {
   }
   return state;
 }
+
+/**
+ * Whether the person proves their workspace by its control token: on a shared svc (started with
+ * an admin token), unless they signed in with that token. Anyone may open the page there; only a
+ * workspace's own people may connect it (spec: an owner or admin allows).
+ */
+const byToken = (c: Context<AppEnv>, rt: Runtime): boolean =>
+  rt.config.adminToken !== null && !signedIn(c, rt.config.adminToken);
 
 /** The workspaces the person may connect: in svc, every one, as its owner. */
 function connectable(rt: Runtime): { id: string; name: string }[] {
@@ -187,7 +198,8 @@ function consentFor(c: Context<AppEnv>, rt: Runtime, tokens: PageTokens, pageNon
         state,
         scope,
         token: tokens.issue(binding),
-        workspaces: connectable(rt),
+        workspaces: byToken(c, rt) ? [] : connectable(rt),
+        byToken: byToken(c, rt),
       },
       pageNonce,
     ),
@@ -217,12 +229,29 @@ async function decide(c: Context<AppEnv>, rt: Runtime, tokens: PageTokens) {
   if (decision !== 'allow') {
     throw new Refusal(400, 'No decision', 'decision must be allow or deny.');
   }
-  const workspaceId = get('workspace_id');
+  const workspaceId = byToken(c, rt) ? workspaceOfToken(rt, get) : get('workspace_id');
   if (typeof workspaceId !== 'string' || !rt.store.global.get('workspaces', workspaceId)) {
     throw new Refusal(400, 'Unknown workspace', 'Pick one of the workspaces listed.');
   }
   const code = issueCode(rt, { clientId, redirectUri, workspaceId, scope });
   return c.redirect(redirectTo(redirectUri, { code, state }), 302);
+}
+
+/** The workspace whose control token the form gives; a wrong one is refused. */
+function workspaceOfToken(rt: Runtime, get: Params): string {
+  const given = get('control_token');
+  const token =
+    typeof given === 'string' && given.startsWith(CONTROL_TOKEN_PREFIX)
+      ? rt.store.global.get('control_tokens', sha256Hex(given))
+      : undefined;
+  if (!token) {
+    throw new Refusal(
+      400,
+      'Not a control token',
+      "That is not the control token of a workspace on this server: give your workspace's, from POST /__admin/workspaces.",
+    );
+  }
+  return token.workspace_id;
 }
 
 /** The request the form posts back, checked again and bound to the page svc showed for it. */

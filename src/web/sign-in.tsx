@@ -1,8 +1,8 @@
-import { createHmac } from 'node:crypto';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
-import { getCookie, setCookie } from 'hono/cookie';
+import { setCookie } from 'hono/cookie';
 import type { AppEnv } from '../platform/app-env';
 import { sameSecret } from '../platform/auth';
+import { SESSION_COOKIE, sessionMark, signedIn } from '../platform/http/admin-session';
 import type { Runtime } from '../platform/runtime';
 import { Page } from './ui/layout';
 
@@ -11,8 +11,6 @@ import { Page } from './ui/layout';
 // SameSite=Strict, never the token itself). The homeowner's pages (a portal, an estimate's view,
 // the pay page and the PDFs they link), the consent page, /docs and the styles stay open: their
 // addresses are the unguessable links the real service sends, or hold no data.
-
-const COOKIE = 'svc_admin';
 
 const OPEN = [
   /^\/portal\//,
@@ -26,16 +24,10 @@ const OPEN = [
   /^\/_app\//,
   /^\/favicon\.ico$/,
   /^\/sign-in$/,
+  // The API and the control API have doors of their own; an address they lack is their 404.
+  /^\/v1(\/|$)/,
+  /^\/__admin(\/|$)/,
 ];
-
-/** What the cookie holds: a mark made from the token, so the token itself never sits there. */
-const markOf = (token: string) =>
-  createHmac('sha256', token).update('svc web app session').digest('base64url');
-
-function signedIn(c: Context<AppEnv>, token: string): boolean {
-  const mark = getCookie(c, COOKIE);
-  return mark !== undefined && sameSecret(mark, markOf(token));
-}
 
 function signInPage(c: Context<AppEnv>, next: string, failed: boolean) {
   return c.html(
@@ -55,9 +47,15 @@ function signInPage(c: Context<AppEnv>, next: string, failed: boolean) {
   );
 }
 
-/** Only a path of this server, never another site (an open redirect). */
+/**
+ * Only a path of this server, never another site (an open redirect): one slash, then what a
+ * path and its query are made of. A backslash (`/\\evil` is `//evil` to a browser), a control
+ * character or a raw non-ASCII one sends the person home instead.
+ */
 const safeNext = (next: unknown): string =>
-  typeof next === 'string' && next.startsWith('/') && !next.startsWith('//') ? next : '/';
+  typeof next === 'string' && /^\/(?![/\\])[A-Za-z0-9\-._~!$&'()*+,;=:@%/?]*$/.test(next)
+    ? next
+    : '/';
 
 /** The door of the web app's pages, and the sign-in form behind it. */
 export function signIn(rt: Runtime): { door: MiddlewareHandler<AppEnv>; routes: Hono<AppEnv> } {
@@ -81,7 +79,7 @@ export function signIn(rt: Runtime): { door: MiddlewareHandler<AppEnv>; routes: 
       if (typeof form.token !== 'string' || !sameSecret(form.token, token)) {
         return signInPage(c, next, true);
       }
-      setCookie(c, COOKIE, markOf(token), {
+      setCookie(c, SESSION_COOKIE, sessionMark(token), {
         httpOnly: true,
         sameSite: 'Strict',
         path: '/',

@@ -89,6 +89,31 @@ describe('svc serve on a shared address', () => {
     await server.stop();
   }, 90_000);
 
+  test("a control token of another workspace than --key's exits 2 before any step runs", async () => {
+    const data = join(await tempDir(), 'data.json');
+    const server = await startServe(data, ['--admin-token', TOKEN, '--allow-local-targets']);
+    const mine = await adminCall(server.url, '/workspaces', 'POST', {});
+    const theirs = await adminCall(server.url, '/workspaces', 'POST', {});
+    const run = await runSvc([
+      'scenario',
+      'run',
+      join(ROOT, 'scenarios/events/invoice.overdue.yaml'),
+      '--base-url',
+      server.url,
+      '--key',
+      mine.body.keys.write.key,
+      '--control-token',
+      theirs.body.control_token,
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/--control-token is not the control token of --key's workspace/);
+    const jobs = await fetch(`${server.url}/v1/jobs`, {
+      headers: { Authorization: `Bearer ${mine.body.keys.write.key}` },
+    });
+    expect(((await jobs.json()) as { data: unknown[] }).data).toEqual([]);
+    await server.stop();
+  });
+
   test('a scenario run against a shared svc without a token exits 2 saying what to give', async () => {
     const data = join(await tempDir(), 'data.json');
     const server = await startServe(data, ['--admin-token', TOKEN]);

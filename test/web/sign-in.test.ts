@@ -64,10 +64,28 @@ describe('the web app with --admin-token', () => {
     expect((await page(h, '/inspector', 'svc_admin=forged')).status).toBe(401);
   });
 
-  test('sign-in sends nobody to another site', async () => {
+  test('sign-in sends nobody to another site, and never fails on what next holds', async () => {
     const h = harness({ rateLimit: null, adminToken: TOKEN });
-    const res = await signIn(h, TOKEN, '//evil.example/');
-    expect(res.headers.get('location')).toBe('/');
+    for (const next of [
+      '//evil.example/',
+      '/\\evil.example',
+      'https://evil.example/',
+      '/a\r\nX: 1',
+      '/é',
+    ]) {
+      const res = await signIn(h, TOKEN, next);
+      expect(res.status, next).toBe(303);
+      expect(res.headers.get('location'), next).toBe('/');
+    }
+  });
+
+  test('an address the control API lacks is its JSON 404, not the sign-in page', async () => {
+    const h = harness({ rateLimit: null, adminToken: TOKEN });
+    const res = await h.app.request('/__admin/nothing-here', {
+      headers: { Authorization: `Bearer ${TOKEN}` },
+    });
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('not_found');
   });
 });
 

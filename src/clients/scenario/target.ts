@@ -60,7 +60,11 @@ export async function openTarget(options: TargetOptions): Promise<Target> {
     }
     useControlToken(normalizeBase(options.baseUrl).origin, options.controlToken);
   }
-  return remote(options.baseUrl, options.key, options.readKey);
+  const target = await remote(options.baseUrl, options.key, options.readKey);
+  if (options.controlToken !== undefined) {
+    await checkControlToken(target);
+  }
+  return target;
 }
 
 /** `http://host:port` and `http://host:port/` become `.../v1`; any other path is kept as given. */
@@ -98,6 +102,23 @@ export async function hasControlApi(origin: string, given = origin): Promise<boo
       throw new UsageError(`cannot reach ${given}: ${reason(err)}`);
     }
     throw err;
+  }
+}
+
+/** The control token must reach the workspace of --key, before any step writes into it. */
+async function checkControlToken(target: Target): Promise<void> {
+  const keys = await target.keysFor('', '');
+  if (keys.workspaceId === undefined) {
+    return;
+  }
+  const answer = await sendJson(
+    'GET',
+    `${target.origin}/__admin/workspaces/${keys.workspaceId}/clock`,
+  );
+  if (answer.status === 401 || answer.status === 403) {
+    throw new UsageError(
+      `--control-token is not the control token of --key's workspace (${keys.workspaceId}): GET /__admin/workspaces/${keys.workspaceId}/clock answered ${answer.status}`,
+    );
   }
 }
 

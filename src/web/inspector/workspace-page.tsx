@@ -58,7 +58,8 @@ function WorkspaceClock(props: { ins: Inspector; ws: Workspace; moves: ClockMove
   const { ins, ws, moves } = props;
   const clock = ins.rt.clocks.of(ws.id);
   const now = clock.iso();
-  const ahead = Math.floor(clock.offsetMs / 1000);
+  // To the second: a move by a day lands a few ms short of one, as real time runs meanwhile.
+  const ahead = Math.round(clock.offsetMs / 1000);
   const last = moves.last(ws.id);
   return (
     <>
