@@ -126,10 +126,7 @@ export class Store implements Backing {
     return this.waiting > 0;
   }
 
-  /**
-   * Parses workspace `scope` if it waits, and tells the onLoaded listeners now: before its clock
-   * moves, its due work must be known.
-   */
+  /** Parses workspace `scope` and tells the onLoaded listeners now: its clock is about to move. */
   load(scope: Scope): void {
     this.#parse(scope);
     this.#loaded.tell();
@@ -159,10 +156,7 @@ export class Store implements Backing {
     this.#applied.push(listener);
   }
 
-  /**
-   * Runs after a commit that dropped a workspace scope, once for each: what svc keeps of a
-   * workspace outside the store (scheduled work, files, the request log) forgets it here.
-   */
+  /** After a commit that dropped workspaces, once each: what svc keeps beside them forgets them. */
   onDropped(listener: (scope: Scope) => void): void {
     this.#droppedListeners.push(listener);
   }

@@ -1,17 +1,7 @@
 import { type FileHandle, open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { blankLines, missingIsFine, type Place, put } from './file-io';
 
-/** Where a line is: the file generation it went to, its byte offset and length there. */
-export interface Place {
-  segment: number;
-  offset: number;
-  length: number;
-}
-
-const missingIsFine = (err: NodeJS.ErrnoException): void => {
-  if (err.code !== 'ENOENT') {
-    throw err;
-  }
-};
+export type { Place } from './file-io';
 
 /** Lines in a generation before the next starts (see LogFiles). */
 export const MAX_LINES = 20_000;
@@ -25,19 +15,6 @@ interface Batch {
   segment: number;
   from: number;
   to: number;
-}
-
-/**
- * Writes `text` at `at`, its length in bytes returned. ASCII text (most of a line, and JSON as
- * svc writes it) is copied byte for byte: encoding it as UTF-8 took five times as long, and its
- * bytes are the same.
- */
-function put(chunk: Buffer, text: string | Buffer, at: number): number {
-  if (typeof text !== 'string') {
-    chunk.set(text, at);
-    return text.length;
-  }
-  return chunk.write(text, at, Buffer.byteLength(text) === text.length ? 'latin1' : 'utf8');
 }
 
 /**
@@ -404,22 +381,5 @@ export class LogFiles {
     await this.#steps;
     await this.#handle?.close();
     this.#handle = undefined;
-  }
-}
-
-async function blankLines(path: string, places: readonly Place[]): Promise<void> {
-  let handle: FileHandle;
-  try {
-    handle = await open(path, 'r+');
-  } catch (err) {
-    missingIsFine(err as NodeJS.ErrnoException); // rotated or purged away: nothing left to blank
-    return;
-  }
-  try {
-    for (const place of places) {
-      await handle.write(Buffer.alloc(place.length, 0x20), 0, place.length, place.offset);
-    }
-  } finally {
-    await handle.close();
   }
 }

@@ -1,36 +1,15 @@
 import type { Clock, Scheduler } from '../clock';
 import { ApiError } from '../errors';
-import { Entries, FORGOTTEN, type Found, IN_MEMORY, idOf, type Loaded } from './entries';
+import { Entries, type Found, IN_MEMORY, idOf, type Loaded } from './entries';
 import { LogFiles, MAX_LINES, type Place } from './files';
-import {
-  entryOf,
-  type Filters,
-  filtersOf,
-  type LoggedRequest,
-  lineOf,
-  type NewEntry,
-} from './lines';
+import { matches, type RequestFilter } from './filter';
+import { entryOf, filtersOf, type LoggedRequest, lineOf, type NewEntry } from './lines';
 
+export type { RequestFilter } from './filter';
 export { cap, type LoggedRequest, type LoggedResponse, type NewEntry } from './lines';
 
 /** Told of each call as it is logged, under the id the log gave it (the inspector's live log). */
 export type LogWatcher = (id: string, entry: NewEntry) => void;
-
-export interface RequestFilter {
-  workspace_id?: string | undefined;
-  key_id?: string | undefined;
-  method?: string | undefined;
-  /** A prefix of the path: `/v1/jobs` matches `/v1/jobs/<id>` too. */
-  path?: string | undefined;
-  /** An exact status (`404`) or a class (`4xx`). */
-  status?: string | undefined;
-  /** Calls made at or after this ISO instant. */
-  since?: string | undefined;
-  /** Calls made before this ISO instant. */
-  until?: string | undefined;
-  /** A fault's id: the calls it hit; `true`: every faulted call; `false`: every other. */
-  fault?: string | undefined;
-}
 
 const RETAIN_MS = 14 * 24 * 60 * 60 * 1000; // spec, Limits: 14 days
 export const MAX_ENTRIES = MAX_LINES;
@@ -374,49 +353,3 @@ export class RequestLog {
     this.#schedulePurge();
   }
 }
-
-function matches(entry: Omit<Filters, 'id' | 'at'>, atMs: number, filter: RequestFilter): boolean {
-  if (entry.workspace_id === FORGOTTEN) {
-    return false;
-  }
-  if (filter.workspace_id !== undefined && entry.workspace_id !== filter.workspace_id) {
-    return false;
-  }
-  if (filter.key_id !== undefined && entry.key_id !== filter.key_id) {
-    return false;
-  }
-  if (filter.method !== undefined && entry.method !== filter.method.toUpperCase()) {
-    return false;
-  }
-  if (filter.path !== undefined && !pathMatches(entry.path, filter.path)) {
-    return false;
-  }
-  if (filter.since !== undefined && atMs < Date.parse(filter.since)) {
-    return false;
-  }
-  if (filter.until !== undefined && atMs >= Date.parse(filter.until)) {
-    return false;
-  }
-  if (filter.fault !== undefined && !faultMatches(entry.fault, filter.fault)) {
-    return false;
-  }
-  if (filter.status !== undefined) {
-    const cls = /^([1-5])xx$/i.exec(filter.status);
-    const status = String(entry.status);
-    if (cls ? status[0] !== cls[1] : status !== filter.status) {
-      return false;
-    }
-  }
-  return true;
-}
-
-// decisions.md: a path prefix, absolute (`/v1/jobs`) or relative to `{base_url}` (`/jobs`).
-const pathMatches = (path: string, prefix: string): boolean =>
-  path.startsWith(prefix) || (!prefix.startsWith('/v1') && path.startsWith(`/v1${prefix}`));
-
-const faultMatches = (fault: string | undefined, wanted: string): boolean =>
-  wanted === 'true'
-    ? fault !== undefined
-    : wanted === 'false'
-      ? fault === undefined
-      : fault === wanted;
