@@ -13,8 +13,9 @@ import type { Runtime } from '../platform/runtime';
 import { disableWebhooksOf } from '../resources/webhooks/service';
 import { generate, insertWorkspace, type KeyPair } from '../seed';
 import { withFreshIds } from '../seed/remap';
+import { expiryOf } from '../snapshot/create';
 import { credentialsOf } from '../snapshot/workspace';
-import { GLOBAL, type Position, type Rec, type Store, type Tx } from '../store';
+import { GLOBAL, type Position, type Rec, type Store } from '../store';
 import { type Page, pageInOrder } from './paging';
 import type { AdminKeySchema, AdminWorkspaceSchema, DeletedWorkspaceSchema } from './schemas';
 
@@ -153,30 +154,19 @@ export async function createWorkspace(
   const now = rt.clock.iso();
   return rt.store.transaction((tx) => {
     const keys = insertWorkspace(tx, gen, now);
-    expireIn(tx, rt.clock.nowMs(), gen.workspace.id, input.expires_in_seconds);
+    const expires = expiryOf(rt.clock.nowMs(), input.expires_in_seconds);
+    if (expires !== null) {
+      tx.global.put('workspaces', { ...gen.workspace, expires_at: expires });
+    }
     const control = mintControlToken(tx.global, gen.workspace.id, now);
     return {
       id: gen.workspace.id,
       name: gen.workspace.name,
       keys,
       control_token: control,
-      expires_at: tx.global.get('workspaces', gen.workspace.id)?.expires_at ?? null,
+      expires_at: expires,
     };
   });
-}
-
-/**
- * Gives the new workspace `wsId`, whose clock stands at `nowMs`, its end: `seconds` from now on
- * its clock (decisions.md, Workspaces).
- */
-export function expireIn(tx: Tx, nowMs: number, wsId: string, seconds: number | undefined): void {
-  const ws = tx.global.get('workspaces', wsId);
-  if (ws && seconds !== undefined) {
-    tx.global.put('workspaces', {
-      ...ws,
-      expires_at: new Date(nowMs + Math.round(seconds * 1000)).toISOString(),
-    });
-  }
 }
 
 const expiryKey = (wsId: string) => `workspace:expire:${wsId}`;

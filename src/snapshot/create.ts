@@ -52,10 +52,7 @@ export async function createFromSnapshot(
         id: wsId,
         name: name ?? fresh.workspace.name,
         clock_offset_ms: offset,
-        expires_at:
-          expiresInSeconds === undefined
-            ? null
-            : new Date(nowMs + expiresInSeconds * 1000).toISOString(),
+        expires_at: expiryOf(nowMs, expiresInSeconds),
       });
       const ws = tx.scope<Record<string, StoredRecord>>(wsId);
       const written: Written = new Map();
@@ -184,3 +181,10 @@ function renewSecrets(coll: string, rec: StoredRecord, renewed: Map<string, stri
   }
   return rec;
 }
+
+/**
+ * When a new workspace whose clock stands at `nowMs` ends: `seconds` from then on its clock
+ * (`expires_in_seconds`), or never (decisions.md, Workspaces).
+ */
+export const expiryOf = (nowMs: number, seconds: number | undefined): string | null =>
+  seconds === undefined ? null : new Date(nowMs + Math.round(seconds * 1000)).toISOString();

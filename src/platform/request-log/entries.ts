@@ -187,6 +187,10 @@ export class Entries {
     return this.#length[this.#slot(i)] as number;
   }
 
+  workspaceAt(i: number): string {
+    return this.#workspaceId[this.#slot(i)] as string;
+  }
+
   /** What the filters read of the entry at `i`. */
   filtersAt(i: number): Omit<Filters, 'id' | 'at'> {
     const slot = this.#slot(i);

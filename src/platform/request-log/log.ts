@@ -175,7 +175,7 @@ export class RequestLog {
    */
   #aged(i: number, cutoff: number): boolean {
     const entries = this.#entries;
-    const grown = this.#leadOf(entries.filtersAt(i).workspace_id) - entries.leadMsAt(i);
+    const grown = this.#leadOf(entries.workspaceAt(i)) - entries.leadMsAt(i);
     return entries.atMsAt(i) - grown <= cutoff;
   }
 
@@ -235,10 +235,10 @@ export class RequestLog {
       if (entries.atMsAt(i) <= cutoff) {
         break; // entries are in time order: every older one is past the 14 days too
       }
-      if (entries.seqAt(i) >= beforeSeq || this.#aged(i, cutoff)) {
+      if (entries.seqAt(i) >= beforeSeq) {
         continue;
       }
-      if (matches(entries.filtersAt(i), entries.atMsAt(i), filter)) {
+      if (matches(entries.filtersAt(i), entries.atMsAt(i), filter) && !this.#aged(i, cutoff)) {
         if (found.length === limit) {
           hasMore = true;
           break;
@@ -262,7 +262,7 @@ export class RequestLog {
     const found: Found[] = [];
     for (let i = 0; i < entries.size; i++) {
       const atMs = entries.atMsAt(i);
-      if (atMs > cutoff && !this.#aged(i, cutoff) && matches(entries.filtersAt(i), atMs, filter)) {
+      if (atMs > cutoff && matches(entries.filtersAt(i), atMs, filter) && !this.#aged(i, cutoff)) {
         found.push(entries.foundAt(i));
       }
     }
