@@ -235,12 +235,7 @@ export function faultAdmin(rt: Runtime) {
     return f;
   };
   /** The faults the caller sees: all, or a control token's workspace's. */
-  const visible = (c: Context<AppEnv>) => {
-    const scope = c.get('adminScope');
-    return faults
-      .list()
-      .filter((f) => scope === undefined || f.match.workspace_id?.toLowerCase() === scope);
-  };
+  const visible = (c: Context<AppEnv>) => faults.listFor(c.get('adminScope'));
   return new OpenAPIHono<AppEnv>()
     .openapi(create, (c) => {
       const asked = c.req.valid('json') as NewFault;

@@ -3,7 +3,7 @@ import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from '../platform/app-env';
 import { CONTROL_TOKEN_PREFIX } from '../platform/auth';
-import { signedIn } from '../platform/http/admin-session';
+import { sessionOf } from '../platform/http/admin-session';
 import { PageTokens } from '../platform/http/page-tokens';
 import { sha256Hex } from '../platform/ids';
 import type { Runtime } from '../platform/runtime';
@@ -86,7 +86,7 @@ function checkState(get: Params): string {
  * workspace's own people may connect it (spec: an owner or admin allows).
  */
 const byToken = (c: Context<AppEnv>, rt: Runtime): boolean =>
-  rt.config.adminToken !== null && !signedIn(c, rt.config.adminToken);
+  rt.config.adminToken !== null && sessionOf(c, rt, rt.config.adminToken)?.kind !== 'admin';
 
 /** The workspaces the person may connect: in svc, every one, as its owner. */
 function connectable(rt: Runtime): { id: string; name: string }[] {

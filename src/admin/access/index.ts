@@ -2,11 +2,11 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../platform/app-env';
 import { CONTROL_TOKEN_PREFIX, sameSecret } from '../../platform/auth';
 import { ApiError } from '../../platform/errors';
-import { holderOf } from '../../platform/holder-of';
 import { sha256Hex } from '../../platform/ids';
 import type { Runtime } from '../../platform/runtime';
 import type { WorkspaceCollections } from '../../store';
 import type { Name } from '../../store/collections';
+import { faultElsewhere, keyElsewhere, recordElsewhere } from './owns';
 
 // decisions.md, Control API access. Who calls the control API: anyone, on a server started without
 // an admin token (svc on 127.0.0.1, as before); else the holder of the admin token (everything),
@@ -42,14 +42,6 @@ function principalOf(rt: Runtime, header: string | undefined): Principal {
 
 const forbidden = (what: string) =>
   new ApiError('forbidden', `a control token reaches its own workspace only, not ${what}`);
-
-/** Whether record `id` of `coll` is of another workspace than `wsId` (unknown: the route's 404). */
-function elsewhere(rt: Runtime, coll: Name<WorkspaceCollections>, id: string, wsId: string) {
-  if (rt.store.workspace(wsId).get(coll, id) !== undefined) {
-    return false;
-  }
-  return holderOf(rt.store, coll, id) !== undefined;
-}
 
 /** The record families whose app-side actions live at /__admin/<family>/{id}/…. */
 const RECORDS: Readonly<Record<string, Name<WorkspaceCollections>>> = {
@@ -87,22 +79,20 @@ function check(rt: Runtime, method: string, path: string, wsId: string): void {
     return;
   }
   if (head === 'keys' && named !== undefined) {
-    const key = rt.store.global.get('api_keys', named);
-    if (key && key.workspace_id !== wsId) {
+    if (keyElsewhere(rt, named, wsId)) {
       throw forbidden("another workspace's key");
     }
     return;
   }
   if (head === 'faults' && named !== undefined) {
-    const fault = rt.faults.get(named);
-    if (fault && fault.match.workspace_id?.toLowerCase() !== wsId) {
+    if (faultElsewhere(rt, named, wsId)) {
       throw forbidden('a fault not limited to its workspace');
     }
     return;
   }
   const coll = RECORDS[head];
   if (coll !== undefined && named !== undefined && (rest.length > 0 || method !== 'GET')) {
-    if (elsewhere(rt, coll, named, wsId)) {
+    if (recordElsewhere(rt, coll, named, wsId)) {
       throw forbidden(`another workspace's ${head}`);
     }
     return;

@@ -157,6 +157,14 @@ export class Faults {
     return [...this.#faults.values()].map((f) => ({ ...f }));
   }
 
+  /** Every fault, or (`wsId` given) those limited to that workspace: what its control token sees. */
+  listFor(wsId: string | undefined): Fault[] {
+    const all = this.list();
+    return wsId === undefined
+      ? all
+      : all.filter((f) => f.match.workspace_id?.toLowerCase() === wsId.toLowerCase());
+  }
+
   get(id: string): Fault | undefined {
     const f = this.#faults.get(id);
     return f && { ...f };

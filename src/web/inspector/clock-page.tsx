@@ -16,7 +16,12 @@ export const clockPage =
     const now = rt.clock.iso();
     const last = moves.last();
     return c.html(
-      <InspectorPage title="Clock" section="clock" flash={ins.flash.take(c.req.query('flash'))}>
+      <InspectorPage
+        scope={c.get('adminScope')}
+        title="Clock"
+        section="clock"
+        flash={ins.flash.take(c.req.query('flash'))}
+      >
         <h1>Clock</h1>
         <ClockFacts now={now} waiting={rt.scheduler.size} />
         <p class="muted">

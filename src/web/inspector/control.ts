@@ -15,8 +15,16 @@ import type { Runtime } from '../../platform/runtime';
  * in-process with the JSON the form stands for: the inspector shares those rules instead of
  * writing them again. Their ApiError is thrown on to the form's action, which shows it.
  */
+const SCOPE_HEADER = 'x-svc-scope';
+
 export function controlApi(rt: Runtime) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  // A control-token sign-in's forms act as its token would (this app is never served: only the
+  // calls below reach it, so the header cannot come from outside).
+  app.use('*', async (c, next) => {
+    c.set('adminScope', c.req.header(SCOPE_HEADER));
+    await next();
+  });
   app.route('/', workspaceAdmin(rt));
   app.route('/', clockAdmin(rt));
   app.route('/', workspaceClockAdmin(rt));
@@ -24,10 +32,18 @@ export function controlApi(rt: Runtime) {
   app.onError((err) => {
     throw toApiError(err) ?? err;
   });
-  return async (method: 'POST', path: string, body: unknown): Promise<unknown> => {
+  return async (
+    method: 'POST',
+    path: string,
+    body: unknown,
+    scope?: string | undefined,
+  ): Promise<unknown> => {
     const res = await app.request(path, {
       method,
-      headers: { 'Content-Type': 'application/json' },
+      headers: {
+        'Content-Type': 'application/json',
+        ...(scope === undefined ? {} : { [SCOPE_HEADER]: scope }),
+      },
       body: JSON.stringify(body),
     });
     if (!res.ok) {

@@ -48,8 +48,11 @@ export const addFault = (ins: Inspector, control: ControlApi) =>
     ins,
     () => ['fault.add'],
     backToFaults,
-    async (_c, form) => {
-      const made = (await control('POST', '/faults', faultBody(form))) as { id?: unknown };
+    async (c, form) => {
+      const body = faultBody(form);
+      const made = (await control('POST', '/faults', body, c.get('adminScope'))) as {
+        id?: unknown;
+      };
       const fault = typeof made.id === 'string' ? ins.rt.faults.get(made.id) : undefined;
       if (!fault) {
         throw new ApiError('server_error', 'the fault was not kept');
@@ -63,9 +66,12 @@ export const clearFaults = (ins: Inspector) =>
     ins,
     () => ['fault.clear'],
     backToFaults,
-    () => {
-      const n = ins.rt.faults.list().length;
-      ins.rt.faults.clear();
+    (c) => {
+      const gone = ins.rt.faults.listFor(c.get('adminScope'));
+      for (const f of gone) {
+        ins.rt.faults.delete(f.id);
+      }
+      const n = gone.length;
       return { text: `${n} fault${n === 1 ? '' : 's'} cleared.` };
     },
   );

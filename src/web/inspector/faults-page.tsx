@@ -5,6 +5,7 @@ import { errorCodes } from '../../platform/errors';
 import type { Fault } from '../../platform/faults';
 import type { PageTokens } from '../../platform/http/page-tokens';
 import type { Runtime } from '../../platform/runtime';
+import { shownWorkspaces } from '../scope';
 import type { Inspector } from './forms';
 import { ActionForm, InspectorPage, when } from './parts';
 
@@ -40,10 +41,16 @@ export const faultsPage =
   (ins: Inspector): Handler<AppEnv> =>
   (c) => {
     const { rt, tokens } = ins;
-    const faults = rt.faults.list();
-    const workspaces = [...rt.store.global.values('workspaces')];
+    const scope = c.get('adminScope');
+    const faults = rt.faults.listFor(scope);
+    const workspaces = shownWorkspaces(rt, scope);
     return c.html(
-      <InspectorPage title="Faults" section="faults" flash={ins.flash.take(c.req.query('flash'))}>
+      <InspectorPage
+        scope={c.get('adminScope')}
+        title="Faults"
+        section="faults"
+        flash={ins.flash.take(c.req.query('flash'))}
+      >
         <h1>Faults</h1>
         <p class="muted">
           Injected into matching API calls (after the key, rate and plan checks, so a faulted call
@@ -65,7 +72,7 @@ export const faultsPage =
           </>
         )}
 
-        <AddFaultCard workspaces={workspaces} tokens={tokens} />
+        <AddFaultCard workspaces={workspaces} scoped={scope !== undefined} tokens={tokens} />
       </InspectorPage>,
     );
   };
@@ -135,7 +142,8 @@ function FaultRow(props: { fault: Fault; workspace: string; tokens: PageTokens }
   );
 }
 
-function AddFaultCard({ workspaces, tokens }: { workspaces: Workspace[]; tokens: PageTokens }) {
+function AddFaultCard(props: { workspaces: Workspace[]; scoped: boolean; tokens: PageTokens }) {
+  const { workspaces, scoped, tokens } = props;
   return (
     <section class="card">
       <h2>Add a fault</h2>
@@ -145,7 +153,7 @@ function AddFaultCard({ workspaces, tokens }: { workspaces: Workspace[]; tokens:
         label="Add"
         inline={false}
       >
-        <WhichCalls workspaces={workspaces} />
+        <WhichCalls workspaces={workspaces} scoped={scoped} />
         <WhatHappens />
         <label class="inline">
           Times <input name="times" inputmode="numeric" size={4} placeholder="no end" />
@@ -158,7 +166,8 @@ function AddFaultCard({ workspaces, tokens }: { workspaces: Workspace[]; tokens:
   );
 }
 
-function WhichCalls({ workspaces }: { workspaces: Workspace[] }) {
+/** `scoped`: a control-token sign-in, whose faults match its own workspace alone. */
+function WhichCalls({ workspaces, scoped }: { workspaces: Workspace[]; scoped: boolean }) {
   return (
     <fieldset>
       <legend>Which calls</legend>
@@ -177,7 +186,7 @@ function WhichCalls({ workspaces }: { workspaces: Workspace[] }) {
       <label class="inline">
         Workspace{' '}
         <select name="workspace_id">
-          <option value="">any</option>
+          {scoped ? null : <option value="">any</option>}
           {workspaces.map((ws) => (
             <option value={ws.id}>{ws.name}</option>
           ))}

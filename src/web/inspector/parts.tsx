@@ -15,17 +15,22 @@ const SECTIONS = [
 
 export type Section = (typeof SECTIONS)[number][0];
 
-/** Every inspector page: the layout, the inspector's own tabs, and what the last form did. */
+/**
+ * Every inspector page: the layout, the inspector's own tabs, and what the last form did. `scope`:
+ * a control-token sign-in's workspace, which has no server clock to show.
+ */
 export function InspectorPage(props: {
   title: string;
   section: Section;
+  scope: string | undefined;
   flash?: Flash | undefined;
   children?: Child;
 }) {
+  const tabs = props.scope === undefined ? SECTIONS : SECTIONS.filter(([n]) => n !== 'clock');
   return (
     <Page title={props.title} area="inspector" scripts={[SCRIPT]} styles={[STYLESHEET]}>
       <nav class="tabs" aria-label="Inspector">
-        {SECTIONS.map(([name, href, label]) => (
+        {tabs.map(([name, href, label]) => (
           <a href={href} aria-current={name === props.section ? 'page' : undefined}>
             {label}
           </a>

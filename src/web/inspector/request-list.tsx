@@ -50,7 +50,7 @@ export const requestListPage =
     // Live only on the first page: a row from the stream belongs above the newest one.
     const live = cursor === undefined ? `/inspector/requests/stream${queryOf(filter)}` : undefined;
     return c.html(
-      <InspectorPage title="Requests" section="requests">
+      <InspectorPage scope={c.get('adminScope')} title="Requests" section="requests">
         <h1>
           Requests{' '}
           <span class="badge live" data-live-state hidden>

@@ -42,12 +42,18 @@ export const requestPage =
   async (c) => {
     const { rt } = ins;
     const entry = await entryById(rt, c.req.param('id'));
-    if (!entry) {
+    const scope = c.get('adminScope');
+    // A control-token sign-in sees its own workspace's calls alone: another's is not there.
+    if (!entry || (scope !== undefined && entry.workspace_id !== scope)) {
       return notFoundPage(c, 'request in the log');
     }
     const row = rowOf(rt, entry.id, entry);
     return c.html(
-      <InspectorPage title={`${entry.method} ${entry.path}`} section="requests">
+      <InspectorPage
+        scope={c.get('adminScope')}
+        title={`${entry.method} ${entry.path}`}
+        section="requests"
+      >
         <h1 class="mono">
           {entry.method} {row.target}
         </h1>

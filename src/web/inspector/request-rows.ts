@@ -71,6 +71,11 @@ export function filterOf(c: Context<AppEnv>): { filter: RequestFilter; problem?:
       given[name] = value;
     }
   }
+  // A control-token sign-in reads its own workspace's calls alone (the door refused another).
+  const scope = c.get('adminScope');
+  if (scope !== undefined) {
+    given.workspace_id = scope;
+  }
   try {
     return { filter: requestFilterFrom(given) };
   } catch (err) {

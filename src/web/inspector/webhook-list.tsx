@@ -4,6 +4,7 @@ import type { Notification } from '../../deliveries/records';
 import type { AppEnv } from '../../platform/app-env';
 import type { Workspace } from '../../platform/auth';
 import type { Webhook } from '../../resources';
+import { shownWorkspaces } from '../scope';
 import type { Inspector } from './forms';
 import { InspectorPage, when } from './parts';
 
@@ -24,13 +25,15 @@ export const webhookListPage =
   (ins: Inspector): Handler<AppEnv> =>
   (c) => {
     const { rt } = ins;
-    const wanted = c.req.query('workspace_id')?.trim().toLowerCase() || undefined;
+    const scope = c.get('adminScope');
+    const wanted = scope ?? (c.req.query('workspace_id')?.trim().toLowerCase() || undefined);
     const hooks = listAllWebhooks(rt, wanted, undefined, SUBSCRIPTIONS);
     const told = notifications(rt, wanted, undefined, NOTIFICATIONS);
-    const workspaces = [...rt.store.global.values('workspaces')];
+    const workspaces = shownWorkspaces(rt, scope);
     const nameOf = (id: string) => rt.store.global.get('workspaces', id)?.name ?? id;
     return c.html(
       <InspectorPage
+        scope={c.get('adminScope')}
         title="Webhooks"
         section="webhooks"
         flash={ins.flash.take(c.req.query('flash'))}

@@ -51,6 +51,7 @@ export const webhookPage =
     const h = sub?.hook;
     return c.html(
       <InspectorPage
+        scope={c.get('adminScope')}
         title={h ? `Webhook ${h.event}` : 'Deleted webhook'}
         section="webhooks"
         flash={ins.flash.take(c.req.query('flash'))}

@@ -3,6 +3,7 @@ import { listApps } from '../../oauth/service';
 import type { AppEnv } from '../../platform/app-env';
 import type { Workspace } from '../../platform/auth';
 import type { Runtime } from '../../platform/runtime';
+import { shownWorkspaces } from '../scope';
 import type { Inspector } from './forms';
 import { ActionForm, InspectorPage, when } from './parts';
 
@@ -15,8 +16,8 @@ const PROFILES = ['empty', 'small', 'demo'] as const;
 type OAuthApp = ReturnType<typeof listApps>[number];
 
 /** The page of workspaces `page` asks for, and whether a later one exists. */
-function pageOfWorkspaces(rt: Runtime, page: number) {
-  const all = [...rt.store.global.values('workspaces')];
+function pageOfWorkspaces(rt: Runtime, page: number, scope: string | undefined) {
+  const all = shownWorkspaces(rt, scope);
   const shown = all.slice((page - 1) * PER_PAGE, page * PER_PAGE);
   return { shown, hasNext: all.length > page * PER_PAGE };
 }
@@ -38,9 +39,11 @@ export const workspaceListPage =
   (c) => {
     const { rt, tokens } = ins;
     const page = Math.max(1, Number.parseInt(c.req.query('page') ?? '1', 10) || 1);
-    const { shown, hasNext } = pageOfWorkspaces(rt, page);
+    const scope = c.get('adminScope');
+    const { shown, hasNext } = pageOfWorkspaces(rt, page, scope);
     return c.html(
       <InspectorPage
+        scope={c.get('adminScope')}
         title="Workspaces"
         section="workspaces"
         flash={ins.flash.take(c.req.query('flash'))}
@@ -51,8 +54,13 @@ export const workspaceListPage =
           {page > 1 ? <a href={`/inspector?page=${page - 1}`}>Previous</a> : null}{' '}
           {hasNext ? <a href={`/inspector?page=${page + 1}`}>Next</a> : null}
         </p>
-        <CreateWorkspaceCard token={tokens.issue(['workspace.create'])} />
-        <OAuthAppsCard apps={listApps(rt)} token={tokens.issue(['oauth.register'])} />
+        {/* The server's to make workspaces and register apps: not a control token's. */}
+        {scope === undefined ? (
+          <>
+            <CreateWorkspaceCard token={tokens.issue(['workspace.create'])} />
+            <OAuthAppsCard apps={listApps(rt)} token={tokens.issue(['oauth.register'])} />
+          </>
+        ) : null}
       </InspectorPage>,
     );
   };

@@ -29,6 +29,7 @@ export const workspacePage =
     const connections = listConnections(rt, ws.id);
     return c.html(
       <InspectorPage
+        scope={c.get('adminScope')}
         title={ws.name}
         section="workspaces"
         flash={ins.flash.take(c.req.query('flash'))}

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../../platform/app-env';
 import type { Workspace } from '../../platform/auth/records';
 import type { Runtime } from '../../platform/runtime';
+import { shownWorkspaces } from '../scope';
 import { Page } from '../ui/layout';
 import { Badge, count } from '../ui/parts';
 
@@ -89,7 +90,7 @@ function Workspaces({ store, workspaces }: { store: Store; workspaces: readonly 
 export function homePage(rt: Pick<Runtime, 'store'>) {
   return new Hono<AppEnv>().get('/', (c) => {
     const origin = new URL(c.req.url).origin;
-    const workspaces = [...rt.store.global.values('workspaces')].sort((a, b) =>
+    const workspaces = shownWorkspaces(rt, c.get('adminScope')).sort((a, b) =>
       a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0,
     );
     return c.html(
