@@ -2,11 +2,14 @@ import { rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import type { Bundle } from '../bundle/format';
+import { controlRefusal, withControlAuth } from '../clients/control-token';
+import { CONTROL_TOKEN_FLAG, controlTokenFor } from './options';
 
 interface BundleFlags {
   from?: string;
   workspace?: string;
   out?: string;
+  controlToken?: string;
 }
 
 const TIMEOUT_MS = 60_000;
@@ -20,6 +23,7 @@ export function bundleCommand(program: Command): void {
     .option('--from <url>', 'the running svc to read (its address, /v1 or /__admin)')
     .option('--workspace <id>', 'the workspace of the case')
     .option('--out <file>', 'where to write the bundle (JSON)')
+    .option(...CONTROL_TOKEN_FLAG)
     .addHelpText(
       'after',
       [
@@ -42,6 +46,7 @@ export function bundleCommand(program: Command): void {
           usage(`--${flag} is required`);
         }
       }
+      controlTokenFor(flags.from, flags.controlToken);
       await write(flags as Required<BundleFlags>, usage);
     });
 }
@@ -54,7 +59,10 @@ async function write(flags: Required<BundleFlags>, usage: (message: string) => n
   const url = `${base}/__admin/workspaces/${encodeURIComponent(flags.workspace)}/bundle`;
   let res: Response;
   try {
-    res = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS) });
+    res = await fetch(url, {
+      headers: withControlAuth(url),
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
   } catch (err) {
     return fail(`cannot reach ${base}: ${causeOf(err)}`);
   }
@@ -69,7 +77,7 @@ async function write(flags: Required<BundleFlags>, usage: (message: string) => n
     bundle = {} as Bundle;
   }
   if (res.status !== 200 || bundle.format !== 'svc-bundle') {
-    return fail(`${url} answered ${res.status}, not a bundle: is ${base} a svc?`);
+    return fail(`${url} answered ${res.status}, not a bundle: ${controlRefusal(res.status, base)}`);
   }
   // Written whole or not at all: a half-written case would mislead whoever opens it.
   const temp = join(dirname(flags.out), `.${basename(flags.out)}.tmp`);

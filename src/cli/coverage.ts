@@ -6,11 +6,13 @@ import {
   readTraffic,
   SourceProblem,
 } from '../clients/coverage';
+import { CONTROL_TOKEN_FLAG, controlTokenFor } from './options';
 
 interface CoverageFlags {
   from?: string;
   workspace?: string;
   json?: boolean;
+  controlToken?: string;
 }
 
 const help = [
@@ -34,12 +36,14 @@ export function coverageCommand(program: Command): void {
     .option('--from <url>', 'the svc whose logs to read (its address, /v1 or /__admin)')
     .option('--workspace <id>', "only this workspace's requests and deliveries")
     .option('--json', 'print the report as JSON')
+    .option(...CONTROL_TOKEN_FLAG)
     .addHelpText('after', help)
     .action((flags: CoverageFlags, command: Command) => {
       const usage = checkFlags(flags);
       if (usage) {
         command.error(`error: ${usage}`, { exitCode: 2 });
       }
+      controlTokenFor(flags.from, flags.controlToken);
       return runCoverage(flags);
     });
 }

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { useControlToken } from '../clients/control-token';
 
 export function parsePort(text: string): number {
   const n = Number(text);
@@ -83,3 +84,16 @@ export function parseLogBytes(text: string): number | 'off' {
 }
 
 export const DEFAULT_DATA = './.svc/data.json';
+
+/** `--control-token` on the commands that read or drive a svc's control API. */
+export const CONTROL_TOKEN_FLAG = [
+  '--control-token <token>',
+  "the control API's credential on a shared svc (svc serve --admin-token): a workspace's control token (svc_ctl_...) or the admin token",
+] as const;
+
+/** Sends `token`, when given, on every control API call to the svc at `address`. */
+export function controlTokenFor(address: string | undefined, token: string | undefined): void {
+  if (address !== undefined && token !== undefined && URL.canParse(address)) {
+    useControlToken(new URL(address).origin, token);
+  }
+}

@@ -14,6 +14,7 @@ import {
   tally,
 } from '../clients/replay';
 import { parseInstant } from '../platform/paging';
+import { CONTROL_TOKEN_FLAG, controlTokenFor } from './options';
 import { prepareReportFile, reportFileProblem } from './report-file';
 
 interface ReplayFlags {
@@ -28,6 +29,7 @@ interface ReplayFlags {
   compare?: boolean;
   json?: boolean;
   junit?: string;
+  controlToken?: string;
 }
 
 interface DeliveriesFlags {
@@ -58,12 +60,14 @@ export function replayCommand(program: Command): void {
     .option('--compare', 'say per request `same` or what differs from the recorded answer')
     .option('--json', 'print a machine report instead of lines')
     .option('--junit <file>', 'write a JUnit XML report, a testcase a request')
+    .option(...CONTROL_TOKEN_FLAG)
     .addHelpText('after', replayHelp)
     .action((flags: ReplayFlags, command: Command) => {
       const usage = checkReplay(flags);
       if (usage) {
         command.error(`error: ${usage}`, { exitCode: 2 });
       }
+      controlTokenFor(flags.from, flags.controlToken);
       return runReplay(flags);
     });
   replayCmd.hook('preSubcommand', handOptionsOn);

@@ -1,12 +1,14 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { UsageError } from '../clients/scenario';
 import { type Override, parseOverride, TriggerUsage, trigger } from '../clients/trigger';
+import { CONTROL_TOKEN_FLAG, controlTokenFor } from './options';
 
 interface TriggerFlags {
   server: string;
   workspace?: string;
   key?: string;
   override?: Override[];
+  controlToken?: string;
 }
 
 export function triggerCommand(program: Command): void {
@@ -22,6 +24,7 @@ export function triggerCommand(program: Command): void {
       'set a field of the record the event carries (repeatable; dotted for nested, a number for a list item; JSON values)',
       collectOverride,
     )
+    .option(...CONTROL_TOKEN_FLAG)
     .addHelpText(
       'after',
       [
@@ -43,6 +46,7 @@ export function triggerCommand(program: Command): void {
       if (flags.workspace !== undefined && flags.key !== undefined) {
         command.error('error: give --workspace or --key, not both', { exitCode: 2 });
       }
+      controlTokenFor(flags.server, flags.controlToken);
       await run(event, flags, (message) => command.error(`error: ${message}`, { exitCode: 2 }));
     });
 }

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { networkErrorText } from '../../deliveries/send';
+import { withControlAuth } from '../control-token';
 
 // One GET of coverage's, its body read as it comes: a request log's export can be hundreds of
 // megabytes (20,000 entries with 16 KB answers), which must never be one string. node:http
@@ -26,7 +27,7 @@ export const httpGet: Get = (url) =>
       return;
     }
     const lib = target.protocol === 'https:' ? https : http;
-    const req = lib.get(target, { timeout: TIMEOUT_MS });
+    const req = lib.get(target, { timeout: TIMEOUT_MS, headers: withControlAuth(url) });
     req.on('timeout', () => req.destroy(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)));
     req.on('error', (err: NodeJS.ErrnoException) => resolve({ error: networkErrorText(err) }));
     req.on('response', (res) => resolve({ status: res.statusCode ?? 0, body: res }));

@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import type { z } from 'zod';
+import { controlRefusal } from '../control-token';
 import type { Traffic } from './compute';
 import { readDocument } from './document';
 import {
@@ -83,7 +84,9 @@ function reader(get: Get, base: string): Read {
       return { status: 404, json: undefined };
     }
     if (answer.status !== 200) {
-      throw new SourceProblem(`${url} answered ${answer.status} for ${what}: is ${base} a svc?`);
+      throw new SourceProblem(
+        `${url} answered ${answer.status} for ${what}: ${controlRefusal(answer.status, base)}`,
+      );
     }
     const json = jsonOf(text);
     if (json === undefined) {
@@ -106,7 +109,7 @@ async function readLog(get: Get, base: string, scope: Record<string, string>): P
   if (answer.status !== 200) {
     await textOf(answer.body).catch(() => ''); // read off, so the socket is let go
     throw new SourceProblem(
-      `${url} answered ${answer.status} for its request log: is ${base} a svc?`,
+      `${url} answered ${answer.status} for its request log: ${controlRefusal(answer.status, base)}`,
     );
   }
   const entries: LogEntry[] = [];

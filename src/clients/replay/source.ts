@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { isBundleFile, readBundle } from '../../bundle/file';
+import { controlRefusal, withControlAuth } from '../control-token';
 import { parseEntry, type SourceEntry } from './entry';
 import { send } from './http';
 
@@ -102,12 +103,14 @@ async function fromServer(source: string, selection: Selection): Promise<SourceE
     query.set('until', new Date(selection.untilMs).toISOString());
   }
   const url = `${base}/__admin/requests?${query}`;
-  const reply = await send({ method: 'GET', url, headers: {}, body: null });
+  const reply = await send({ method: 'GET', url, headers: withControlAuth(url), body: null });
   if ('error' in reply) {
     throw new SourceUnreachable(`cannot read the request log at ${url}: ${reply.error}`);
   }
   if (reply.status !== 200) {
-    throw new SourceUnreachable(`${url} answered ${reply.status}: is ${base} a svc?`);
+    throw new SourceUnreachable(
+      `${url} answered ${reply.status}: ${controlRefusal(reply.status, base)}`,
+    );
   }
   return fromLines(Readable.from([reply.body]), url);
 }

@@ -1,3 +1,4 @@
+import { withControlAuth } from '../control-token';
 // One HTTP exchange of the runner. fetch, with redirects not followed (a 3xx is an answer to
 // check) and a bound on time, so a server that hangs fails the step instead of the run.
 
@@ -54,28 +55,13 @@ export function reason(err: NetworkError): string {
   return (err.code !== undefined ? CODES[err.code] : undefined) ?? err.why;
 }
 
-/** Tokens for svc's control API, by origin (`--control-token`): sent on every /__admin call. */
-const controlTokens = new Map<string, string>();
-
-/** Sends `token` as the credential of every call to `origin`'s control API from now on. */
-export function useControlToken(origin: string, token: string): void {
-  controlTokens.set(origin, token);
-}
+export { useControlToken } from '../control-token';
 
 /** `out`, with the control API's credential when it goes there and names none itself. */
-function withControlToken(out: Outgoing): Outgoing {
-  if (controlTokens.size === 0 || !URL.canParse(out.url)) {
-    return out;
-  }
-  const url = new URL(out.url);
-  const token = controlTokens.get(url.origin);
-  const headers = out.headers ?? {};
-  const named = Object.keys(headers).some((h) => h.toLowerCase() === 'authorization');
-  if (token === undefined || !url.pathname.startsWith('/__admin') || named) {
-    return out;
-  }
-  return { ...out, headers: { ...headers, Authorization: `Bearer ${token}` } };
-}
+const withControlToken = (out: Outgoing): Outgoing => ({
+  ...out,
+  headers: withControlAuth(out.url, out.headers),
+});
 
 export async function send(given: Outgoing): Promise<Answer> {
   const out = withControlToken(given);

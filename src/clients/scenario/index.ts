@@ -17,6 +17,7 @@ export { type Session, SkipScenario, StepFailure, type StepRecord } from './sess
 export { labelOf, runSteps, type StepHooks } from './steps';
 export { substitute, UnknownName } from './substitute';
 export {
+  checkControlReach,
   hasControlApi,
   type Keys,
   normalizeBase,

@@ -108,16 +108,20 @@ export async function hasControlApi(origin: string, given = origin): Promise<boo
 /** The control token must reach the workspace of --key, before any step writes into it. */
 async function checkControlToken(target: Target): Promise<void> {
   const keys = await target.keysFor('', '');
-  if (keys.workspaceId === undefined) {
-    return;
+  if (keys.workspaceId !== undefined) {
+    await checkControlReach(target.origin, keys.workspaceId);
   }
-  const answer = await sendJson(
-    'GET',
-    `${target.origin}/__admin/workspaces/${keys.workspaceId}/clock`,
-  );
+}
+
+/**
+ * The control API at `origin` must answer for workspace `workspaceId` with the credential given
+ * (a control token of another workspace is 403), before anything is written into it.
+ */
+export async function checkControlReach(origin: string, workspaceId: string): Promise<void> {
+  const answer = await sendJson('GET', `${origin}/__admin/workspaces/${workspaceId}/clock`);
   if (answer.status === 401 || answer.status === 403) {
     throw new UsageError(
-      `--control-token is not the control token of --key's workspace (${keys.workspaceId}): GET /__admin/workspaces/${keys.workspaceId}/clock answered ${answer.status}`,
+      `--control-token is not the control token of --key's workspace (${workspaceId}): GET /__admin/workspaces/${workspaceId}/clock answered ${answer.status}`,
     );
   }
 }

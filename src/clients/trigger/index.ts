@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import { EVENTS } from '../../events/catalogue';
 import {
+  checkControlReach,
   hasControlApi,
   newSession,
   normalizeBase,
@@ -91,6 +92,8 @@ async function triggerOnce(options: TriggerOptions): Promise<TriggerResult> {
   }
   const keys = await credentials(base, origin, options);
   try {
+    // a control token of another workspace than --key's is told before anything is made
+    await checkControlReach(origin, keys.workspaceId);
     if (keys.madeKeyId !== undefined) {
       // as with --key: a workspace whose plan is off (402) is told before anything is made
       await checkWorkspace(base, keys);
