@@ -12,6 +12,7 @@ import { bundleAdmin } from './bundles';
 import { clockAdmin } from './clock';
 import { connectionAdmin } from './connections';
 import { faultAdmin } from './faults';
+import { oauthAuthorizeAdmin } from './oauth-authorize';
 import { requestLogAdmin } from './requests';
 import { restoreAdmin } from './restore';
 import { snapshotAdmin } from './snapshots';
@@ -37,6 +38,7 @@ export function adminApp(rt: Runtime): OpenAPIHono<AppEnv> {
   admin.route('/', restoreAdmin(rt));
   admin.route('/', webhookAdmin(rt));
   admin.route('/', oauthAdmin(rt));
+  admin.route('/', oauthAuthorizeAdmin(rt));
   admin.route('/', connectionAdmin(rt));
   admin.route('/', faultAdmin(rt));
   admin.route('/', snapshotAdmin(rt));

@@ -7,7 +7,15 @@ import { sessionOf } from '../platform/http/admin-session';
 import { PageTokens } from '../platform/http/page-tokens';
 import { sha256Hex } from '../platform/ids';
 import type { Runtime } from '../platform/runtime';
-import { findApp, issueCode, type OAuthAppView } from './consent';
+import { issueCode } from './consent';
+import {
+  checkClient,
+  checkScope,
+  checkState,
+  type Params,
+  REPEATED,
+  Refusal,
+} from './consent-checks';
 import { consentPage, errorPage } from './consent-page';
 
 /** What a consent page showed, and what its form must post back unchanged. */
@@ -26,59 +34,6 @@ const consentBinding = (b: {
 const PATH = '/oauth/authorize';
 /** The page's form is a few hundred bytes; anything near this is not from the page. */
 export const MAX_FORM_BYTES = 64 * 1024;
-
-type Params = (name: string) => string | undefined | typeof REPEATED;
-const REPEATED = Symbol('repeated');
-
-class Refusal {
-  constructor(
-    readonly status: 400 | 403 | 413,
-    readonly title: string,
-    readonly message: string,
-  ) {}
-}
-
-/** The app and the address the request names, each checked exactly against the registration. */
-function checkClient(rt: Runtime, get: Params): { app: OAuthAppView; redirectUri: string } {
-  const clientId = get('client_id');
-  const app = typeof clientId === 'string' ? findApp(rt, clientId) : undefined;
-  if (!app) {
-    throw new Refusal(400, 'Unknown app', 'client_id names no registered app.');
-  }
-  const redirectUri = get('redirect_uri');
-  if (typeof redirectUri !== 'string' || !app.redirect_uris.includes(redirectUri)) {
-    throw new Refusal(
-      400,
-      'Wrong redirect address',
-      `redirect_uri is not one of the addresses ${app.name} registered (it must match exactly).`,
-    );
-  }
-  return { app, redirectUri };
-}
-
-/** spec: optional `scope=read`; without one the app asks to read and write. */
-function checkScope(get: Params): 'read' | 'write' {
-  const scope = get('scope');
-  if (scope === undefined || scope === '') {
-    return 'write';
-  }
-  if (scope === 'read' || scope === 'write') {
-    return scope;
-  }
-  throw new Refusal(400, 'Unknown access', 'scope must be read or write.');
-}
-
-function checkState(get: Params): string {
-  const state = get('state');
-  if (typeof state !== 'string' || state === '') {
-    throw new Refusal(
-      400,
-      'Missing state',
-      'state is required: the app checks it when you return.',
-    );
-  }
-  return state;
-}
 
 /**
  * Whether the person proves their workspace by its control token: on a shared svc (started with

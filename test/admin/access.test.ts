@@ -19,8 +19,13 @@ const SERVER = new Set([
   'GET /oauth/apps',
 ]);
 
-/** Lists (and the faults' writes) a control token reads and writes within its workspace. */
+/**
+ * Lists (and the writes that name their workspace in the body: a fault, the consent page's answer)
+ * a control token reads and writes within its workspace. test/oauth/admin-authorize.test.ts tries
+ * an answer naming another workspace: 403.
+ */
 const LISTS = new Set([
+  'POST /oauth/authorize',
   'GET /workspaces',
   'GET /requests',
   'GET /webhooks',

@@ -97,6 +97,9 @@ function check(rt: Runtime, method: string, path: string, wsId: string): void {
     }
     return;
   }
+  if (head === 'oauth' && named === 'authorize' && rest.length === 0) {
+    return; // its own workspace alone: the route refuses another's (scopedTo)
+  }
   if (LISTS.has(head) && named === undefined) {
     return;
   }
