@@ -154,7 +154,9 @@ describe('the clients of the control API on a shared svc', () => {
       a.control_token,
     ]);
     expect(theirs.code).toBe(1);
-    expect(theirs.stderr).toMatch(/answered 403, .*--control-token reaches its own workspace alone/);
+    expect(theirs.stderr).toMatch(
+      /answered 403, .*--control-token reaches its own workspace alone/,
+    );
     await server.stop();
   }, 120_000);
 });
