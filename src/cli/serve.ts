@@ -15,6 +15,7 @@ import {
   parsePort,
   parseRateLimit,
 } from './options';
+import { clearReadyFile, type ReadyInfo, writeReadyFile } from './ready-file';
 
 export interface Hooks {
   /** Called once the server is warm: bin/svc.cjs saves V8's code cache then. */
@@ -36,6 +37,7 @@ interface ServeFlags {
   adminToken?: string;
   /** svc made the admin token (`auto`): the banner shows it, once. */
   adminTokenMade?: boolean;
+  readyFile?: string;
 }
 
 export function serveCommand(program: Command, hooks: Hooks): void {
@@ -77,6 +79,10 @@ export function serveCommand(program: Command, hooks: Hooks): void {
       '--admin-token <token|auto>',
       'the control API, the inspector and record pages then need this token (or a workspace\'s control token); "auto" makes one and prints it once (default: SVC_ADMIN_TOKEN; none on a loopback address)',
     )
+    .option(
+      '--ready-file <file>',
+      'once listening, write {base_url, app_url, pid, workspaces} there as JSON (removed at start and on a clean stop)',
+    )
     .addHelpText(
       'after',
       '\nExample:\n  svc serve --port 4010 --data ./.svc/data.json\n  curl -H "Authorization: Bearer <write key>" http://127.0.0.1:4010/v1/ping\n  svc serve --host 0.0.0.0 --admin-token auto   # a shared server',
@@ -105,6 +111,9 @@ const out = (line: string) => process.stdout.write(`${line}\n`);
 
 async function serve(flags: ServeFlags, hooks: Hooks): Promise<void> {
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  if (flags.readyFile !== undefined && !ready(flags.readyFile, clearReadyFile)) {
+    return;
+  }
   let running: Running;
   try {
     running = await startServer({
@@ -121,9 +130,14 @@ async function serve(flags: ServeFlags, hooks: Hooks): Promise<void> {
   }
   banner(flags, running);
   // The handlers are in place before the ready line: a harness may stop svc the moment it reads it.
-  const stop = stopper(running);
+  const stop = stopper(running, flags.readyFile);
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  const info = readyInfo(running);
+  if (flags.readyFile !== undefined && !ready(flags.readyFile, (f) => writeReadyFile(f, info))) {
+    await running.close();
+    return;
+  }
   out(`svc listening on ${running.url}`);
   hooks.onWarm?.();
 }
@@ -209,8 +223,42 @@ function banner(flags: ServeFlags, running: Running): void {
   }
 }
 
+/** Does `act` to the ready file; a failure is said in one line, exit 1. */
+function ready(file: string, act: (file: string) => void): boolean {
+  try {
+    act(file);
+    return true;
+  } catch (err) {
+    process.stderr.write(`svc: cannot write --ready-file ${file}: ${(err as Error).message}\n`);
+    process.exitCode = 1;
+    return false;
+  }
+}
+
+/** What --ready-file holds: where svc listens, and the workspaces whose keys the banner shows. */
+export function readyInfo(running: Running): ReadyInfo {
+  return {
+    base_url: `${running.url}/v1`,
+    app_url: running.url,
+    pid: process.pid,
+    workspaces: [...bundleWorkspace(running.bundle), ...demoWorkspaces(running.rt)],
+  };
+}
+
+/** A served bundle's workspace with the keys made for it. */
+function bundleWorkspace(served: Running['bundle']): ReadyInfo['workspaces'] {
+  const pair = (access: 'write' | 'read') => {
+    const key = served?.keys.find((k) => k.access === access);
+    return key && { id: key.id, key: key.key };
+  };
+  const [write, read] = [pair('write'), pair('read')];
+  return served && write && read
+    ? [{ id: served.workspaceId, name: served.workspaceName, keys: { write, read } }]
+    : [];
+}
+
 /** SIGINT or SIGTERM: a clean shutdown, and a second signal ends svc at once. */
-function stopper(running: Running): () => void {
+function stopper(running: Running, readyFile: string | undefined): () => void {
   let signals = 0;
   return () => {
     if (++signals > 1) {
@@ -218,6 +266,9 @@ function stopper(running: Running): () => void {
     }
     running.close().then(
       () => {
+        if (readyFile !== undefined) {
+          clearReadyFile(readyFile);
+        }
         // decisions.md, Command line: the count is of commits since start, all on disk by now
         const writes = running.writes();
         const plural = writes === 1 ? 'write' : 'writes';
