@@ -1,6 +1,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppEnv } from '../platform/app-env';
 import type { Clock } from '../platform/clock';
+import { LAST_INSTANT } from '../platform/clock';
 import { ApiError } from '../platform/errors';
 import { adminWriteErrors, jsonResponse } from '../platform/openapi/responses';
 import { parseInstant } from '../platform/paging';
@@ -18,9 +19,6 @@ const read = createRoute({
 
 /** The farthest one move takes a clock: ten years. */
 const MAX_MOVE_S = 10 * 365 * 24 * 3600;
-
-/** No clock goes as far as this: ISO 8601's four-digit years end with 9999. */
-const LAST_INSTANT = Date.UTC(9999, 0, 1);
 
 /** How a clock is moved: by `advance_seconds`, or to the instant `set`. */
 export const clockMove = {

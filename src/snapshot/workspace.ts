@@ -1,5 +1,7 @@
 import type { ApiKey, Workspace } from '../platform/auth';
+import { LAST_INSTANT } from '../platform/clock';
 import { ApiError } from '../platform/errors';
+import { holderOf } from '../platform/holder-of';
 import type { Runtime } from '../platform/runtime';
 import { dumpScope, type Rec, type Tx } from '../store';
 import type { GlobalCollections, Name, WorkspaceCollections } from '../store/collections';
@@ -99,10 +101,17 @@ export async function restoreWorkspace(
   }
   checkFrame(snap);
   checkCredentials(rt, wsId, snap);
+  checkClockLead(rt, snap);
   await writeBytes(rt, wsId, snap.file_bytes, (id) => id);
+  const end = rt.store.global.get('workspaces', wsId)?.expires_at ?? null;
   return rt.store.transaction(
     (tx) => {
       const current = credentialsOf((coll) => tx.global.all(coll as never) as Rec[], wsId);
+      // A grant or replay the snapshot names that is not this workspace's is another's.
+      const grant = (coll: GlobalColl, at: string): Claim => ({
+        taken: (rec) => tx.global.get(coll as never, rec.id) !== undefined,
+        field: (i) => `${at}[${i}].id`,
+      });
       replace(tx, 'g', 'api_keys', current.keys, snap.keys.map(keyRecord));
       replace(
         tx,
@@ -111,17 +120,43 @@ export async function restoreWorkspace(
         current.hashes,
         snap.keys.map((k) => ({ id: k.hash, key_id: k.id })),
       );
-      replace(tx, 'g', 'oauth_connections', current.connections, snap.oauth.connections);
-      replace(tx, 'g', 'oauth_tokens', current.tokens, snap.oauth.tokens);
-      replace(tx, 'g', 'oauth_codes', current.codes, snap.oauth.codes);
-      replace(tx, 'g', 'idempotency_keys', current.idempotency, snap.idempotency);
+      const { connections, tokens, codes } = snap.oauth;
+      const conns = grant('oauth_connections', 'oauth.connections');
+      replace(tx, 'g', 'oauth_connections', current.connections, connections, undefined, conns);
+      const toks = grant('oauth_tokens', 'oauth.tokens');
+      replace(tx, 'g', 'oauth_tokens', current.tokens, tokens, undefined, toks);
+      const cods = grant('oauth_codes', 'oauth.codes');
+      replace(tx, 'g', 'oauth_codes', current.codes, codes, undefined, cods);
+      const replays = grant('idempotency_keys', 'idempotency');
+      replace(
+        tx,
+        'g',
+        'idempotency_keys',
+        current.idempotency,
+        snap.idempotency,
+        undefined,
+        replays,
+      );
       const names = new Set([...rt.store.collections(wsId), ...Object.keys(snap.collections)]);
       const written: Written = new Map();
       for (const name of names) {
         const wanted = snap.collections[name] ?? [];
-        replace(tx, wsId, name, rt.store.values(wsId, name), wanted, written);
+        const record: Claim = {
+          // The control API finds a record by its id alone: a UUID names one record on svc.
+          taken: (rec) =>
+            UUID.test(rec.id) && holderOf(rt.store, name as WsColl, rec.id) !== undefined,
+          field: (i) => `collections.${name}[${i}].id`,
+        };
+        replace(tx, wsId, name, rt.store.values(wsId, name), wanted, written, record);
       }
-      const workspace = tx.global.put('workspaces', { ...snap.workspace, id: wsId });
+      checkPortals(rt, wsId, written);
+      // A restore puts back the data and the clock; when the workspace ends was set when it was
+      // made, and a snapshot does not lift or move it (decisions.md, Snapshots).
+      const workspace = tx.global.put('workspaces', {
+        ...snap.workspace,
+        id: wsId,
+        expires_at: end,
+      });
       checkShown(rt, wsId, written);
       return workspace;
     },
@@ -140,6 +175,7 @@ export function replace(
   current: Iterable<Rec>,
   wanted: Iterable<StoredRecord>,
   written?: Written,
+  claim?: Claim,
 ): void {
   const scoped = tx.scope<Record<string, Rec>>(scope);
   const now = new Map<string, Rec>();
@@ -149,6 +185,9 @@ export function replace(
   let at = 0;
   for (const rec of wanted) {
     const there = now.get(rec.id);
+    if (there === undefined && claim?.taken(rec)) {
+      throw new ApiError('invalid_request', `${rec.id} is another workspace's`, claim.field(at));
+    }
     now.delete(rec.id);
     if (there === undefined || !sameJson(there, rec)) {
       scoped.put(coll, rec);
@@ -185,6 +224,51 @@ function sameJson(a: unknown, b: unknown): boolean {
   }
   const bo = b as Record<string, unknown>;
   return ak.every((k) => k in bo && sameJson((a as Record<string, unknown>)[k], bo[k]));
+}
+
+/** A record a restore would take from another workspace: refused, naming where it stands. */
+export interface Claim {
+  taken(rec: StoredRecord): boolean;
+  field(at: number): string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A restored job's homeowner link must not open another workspace's job as well. */
+function checkPortals(rt: Runtime, wsId: string, written: Written): void {
+  const jobs = written.get('jobs') ?? [];
+  if (jobs.length === 0) {
+    return;
+  }
+  const elsewhere = new Set<string>();
+  for (const ws of rt.store.global.values('workspaces')) {
+    if (ws.id !== wsId) {
+      for (const job of rt.store.values(ws.id, 'jobs')) {
+        elsewhere.add(String((job as StoredRecord).portal_token));
+      }
+    }
+  }
+  for (const { rec, at } of jobs) {
+    if (typeof rec.portal_token === 'string' && elsewhere.has(rec.portal_token)) {
+      throw new ApiError(
+        'invalid_request',
+        "a job's portal_token is another workspace's job's",
+        `collections.jobs[${at}].portal_token`,
+      );
+    }
+  }
+}
+
+/** The restored clock stays before the year 9999, as every move of a clock does. */
+function checkClockLead(rt: Runtime, snap: WorkspaceSnapshot): void {
+  const lead = snap.workspace.clock_offset_ms ?? 0;
+  if (rt.clock.nowMs() + lead >= LAST_INSTANT) {
+    throw new ApiError(
+      'invalid_request',
+      "the workspace's clock would pass the year 9999",
+      'workspace.clock_offset_ms',
+    );
+  }
 }
 
 export const keyRecord = ({ hash: _hash, ...key }: WorkspaceSnapshot['keys'][number]): ApiKey =>

@@ -194,3 +194,100 @@ describe('what else a restore checks (second outside review)', () => {
     expect((await ws.api.get(`/jobs/${id}`)).body.name).toBe(jobs[id].name);
   });
 });
+
+describe("a restore takes nothing of another workspace's (the issue 37 probe)", () => {
+  async function two() {
+    const h = harness({ rateLimit: null });
+    const a = await h.workspace({ profile: 'small', seed: 3 });
+    const b = await h.workspace({ profile: 'small', seed: 4 });
+    return { h, a, b, snapA: await snapshotOf(h, a.id), snapB: await snapshotOf(h, b.id) };
+  }
+
+  test("a record id another workspace holds is 400 naming it, and that workspace's record stays its own", async () => {
+    const { h, a, b, snapA, snapB } = await two();
+    for (const coll of ['jobs', 'payments', 'webhooks'] as const) {
+      const mine = structuredClone(snapA.collections[coll] ?? []);
+      const theirs = snapB.collections[coll] ?? [];
+      if (mine.length === 0 || theirs.length === 0) {
+        continue;
+      }
+      const last = mine.length - 1;
+      mine[last].id = theirs[0].id;
+      expectError(
+        await put(h, `/workspaces/${a.id}/snapshot`, {
+          ...snapA,
+          collections: { ...snapA.collections, [coll]: mine },
+        }),
+        400,
+        'invalid_request',
+        `collections.${coll}[${last}].id`,
+      );
+    }
+    const job = snapB.collections.jobs[0];
+    expect((await b.read.get(`/jobs/${job.id}`)).body.name).toBe(job.name);
+    expect((await a.read.get(`/jobs/${job.id}`)).status).toBe(404);
+  });
+
+  test("a job's portal_token that is another workspace's job's is 400 naming it", async () => {
+    const { h, a, snapA, snapB } = await two();
+    const jobs = structuredClone(snapA.collections.jobs);
+    jobs[1].portal_token = snapB.collections.jobs[0].portal_token;
+    expectError(
+      await put(h, `/workspaces/${a.id}/snapshot`, {
+        ...snapA,
+        collections: { ...snapA.collections, jobs },
+      }),
+      400,
+      'invalid_request',
+      'collections.jobs[1].portal_token',
+    );
+  });
+
+  test('an OAuth connection or a replay another workspace holds is 400 naming it', async () => {
+    const { h, a, b, snapA } = await two();
+    // b gets a replay remembered and a connection of its own.
+    await b.api.post(
+      '/contacts',
+      { first_name: 'Ann', type: 'homeowner' },
+      {
+        headers: { 'Idempotency-Key': 'k-1' },
+      },
+    );
+    const theirs = await snapshotOf(h, b.id);
+    expect(theirs.idempotency.length).toBeGreaterThan(0);
+    expectError(
+      await put(h, `/workspaces/${a.id}/snapshot`, { ...snapA, idempotency: theirs.idempotency }),
+      400,
+      'invalid_request',
+      'idempotency[0].id',
+    );
+  });
+
+  test('a clock lead that would pass the year 9999 is 400 workspace.clock_offset_ms', async () => {
+    const { h, a, snapA } = await two();
+    const workspace = { ...snapA.workspace, clock_offset_ms: 300_000_000_000_000 };
+    expectError(
+      await put(h, `/workspaces/${a.id}/snapshot`, { ...snapA, workspace }),
+      400,
+      'invalid_request',
+      'workspace.clock_offset_ms',
+    );
+    const now = Date.parse((await h.admin.get(`/workspaces/${a.id}/clock`)).body.now);
+    expect(now).toBeLessThan(Date.UTC(2100, 0, 1));
+  });
+
+  test('a restore keeps when the workspace ends: a snapshot neither lifts nor moves it', async () => {
+    const h = harness({ rateLimit: null });
+    const made = await ok(h.admin.post('/workspaces', { expires_in_seconds: 3600 }), 201);
+    const snap = await snapshotOf(h, made.id);
+    for (const expires_at of [null, '9000-01-01T00:00:00.000Z']) {
+      const restored = await ok(
+        put(h, `/workspaces/${made.id}/snapshot`, {
+          ...snap,
+          workspace: { ...snap.workspace, expires_at },
+        }),
+      );
+      expect(restored.expires_at).toBe(made.expires_at);
+    }
+  });
+});
