@@ -22,6 +22,6 @@ const bundle = createRoute({
 
 export function bundleAdmin(rt: Runtime) {
   return new OpenAPIHono<AppEnv>().openapi(bundle, async (c) =>
-    c.json(await makeBundle(rt, recordId(c)), 200),
+    c.json(await makeBundle(rt, recordId(c), c.get('adminScope') !== undefined), 200),
   );
 }

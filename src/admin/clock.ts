@@ -68,7 +68,8 @@ export function moveOf(body: {
   if (body.advance_seconds !== undefined) {
     return { by: Math.round(body.advance_seconds * 1000) };
   }
-  const ms = parseInstant(body.set ?? '');
+  // The document says date-time: a date alone would be midnight in some zone, a guess.
+  const ms = /T/i.test(body.set ?? '') ? parseInstant(body.set ?? '') : undefined;
   if (ms === undefined) {
     throw new ApiError('invalid_request', 'set must be an ISO date-time', 'set');
   }

@@ -19,8 +19,16 @@ const REDACTED = [
   'Authorization and X-API-Key headers: never logged, so never here',
 ];
 
-/** The support bundle of workspace `wsId`: its snapshot, logs, clock and faults, secrets out. */
-export async function makeBundle(rt: Runtime, wsId: string): Promise<Bundle> {
+/**
+ * The support bundle of workspace `wsId`: its snapshot, logs, clock and faults, secrets out.
+ * `ownFaultsOnly`: asked with the workspace's control token, which sees the faults limited to its
+ * workspace alone, not the server's (decisions.md, Control API access).
+ */
+export async function makeBundle(
+  rt: Runtime,
+  wsId: string,
+  ownFaultsOnly = false,
+): Promise<Bundle> {
   const snapshot = await exportWorkspace(rt, wsId);
   const portals = new Map<string, string>();
   const { deliveries = [], ...collections } = snapshot.collections;
@@ -31,7 +39,11 @@ export async function makeBundle(rt: Runtime, wsId: string): Promise<Bundle> {
   const faults = rt.faults
     .list()
     .filter((f) => f.state === 'active')
-    .filter((f) => f.match.workspace_id === undefined || f.match.workspace_id === wsId);
+    .filter((f) =>
+      f.match.workspace_id === undefined
+        ? !ownFaultsOnly
+        : f.match.workspace_id.toLowerCase() === wsId,
+    );
   const bundle: Bundle = {
     format: BUNDLE,
     version: 1,

@@ -67,6 +67,9 @@ async function write(flags: Required<BundleFlags>, usage: (message: string) => n
     return fail(`cannot reach ${base}: ${causeOf(err)}`);
   }
   const text = await res.text();
+  if (res.status === 401 || res.status === 403) {
+    usage(`${url} answered ${res.status}: ${controlRefusal(res.status, base)}`);
+  }
   if (res.status === 404 && text.includes('"not_found"')) {
     usage(`${base} has no workspace ${flags.workspace}`);
   }

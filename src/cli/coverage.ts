@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { withControlAuth } from '../clients/control-token';
 import {
   baseOf,
   computeCoverage,
@@ -6,6 +7,7 @@ import {
   readTraffic,
   SourceProblem,
 } from '../clients/coverage';
+import { CONTROL_TOKEN_PREFIX } from '../platform/auth';
 import { CONTROL_TOKEN_FLAG, controlTokenFor } from './options';
 
 interface CoverageFlags {
@@ -61,11 +63,28 @@ function checkFlags(flags: CoverageFlags): string | undefined {
   return undefined;
 }
 
+/** The one workspace a control token lists (GET /__admin/workspaces answers its own alone). */
+async function workspaceOfToken(base: string): Promise<string | undefined> {
+  const url = `${base}/__admin/workspaces?limit=1`;
+  try {
+    const res = await fetch(url, { headers: withControlAuth(url) });
+    const body = (await res.json()) as { data?: { id?: unknown }[] };
+    const id = body.data?.[0]?.id;
+    return typeof id === 'string' ? id : undefined;
+  } catch {
+    return undefined; // readTraffic says what is wrong with the server
+  }
+}
+
 async function runCoverage(flags: CoverageFlags): Promise<void> {
   const from = flags.from ?? '';
   let traffic: Awaited<ReturnType<typeof readTraffic>>;
   try {
-    traffic = await readTraffic(from, flags.workspace);
+    // A workspace's control token reads that workspace alone: the report says which.
+    const own = flags.controlToken?.startsWith(CONTROL_TOKEN_PREFIX)
+      ? await workspaceOfToken(baseOf(from))
+      : undefined;
+    traffic = await readTraffic(from, flags.workspace ?? own);
   } catch (err) {
     if (err instanceof SourceProblem) {
       process.stderr.write(`svc: ${err.message}\n`);

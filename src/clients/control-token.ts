@@ -9,6 +9,9 @@ export function useControlToken(origin: string, token: string): void {
   tokens.set(origin, token);
 }
 
+/** Whether a token was given for `origin`'s control API. */
+export const hasControlToken = (origin: string): boolean => tokens.has(origin);
+
 /** `headers`, with the control API's credential when `url` goes there and they name none. */
 export function withControlAuth(
   url: string,

@@ -111,6 +111,7 @@ describe("a workspace's clock", () => {
       [{}, 'advance_seconds'],
       [{ advance_seconds: 1, set: past }, 'set'],
       [{ set: 'tomorrow' }, 'set'],
+      [{ set: '2099-01-01' }, 'set'], // a date alone: the document says date-time
       [{ advance_seconds: -1 }, 'advance_seconds'],
       [{ set: '9999-12-31T23:59:59Z' }, 'set'], // past ten years: no four-digit year beyond
     ];

@@ -86,6 +86,30 @@ describe('GET /__admin/workspaces/{id}/bundle', () => {
     expect(logged.response_body).toContain(`/portal/${kept}`);
   });
 
+  test("asked with the workspace's control token, it holds the faults limited to that workspace alone", async () => {
+    const TOKEN = 'bundle-admin-token';
+    const h = harness({ rateLimit: null, adminToken: TOKEN });
+    const admin = { headers: { Authorization: `Bearer ${TOKEN}` } };
+    const ws = await ok(h.admin.post('/workspaces', {}, admin), 201);
+    const mine = await ok(
+      h.admin.post('/faults', { match: { workspace_id: ws.id }, action: { status: 503 } }, admin),
+      201,
+    );
+    const everyone = await ok(
+      h.admin.post('/faults', { match: { path: '/v1/tasks' }, action: { delay_ms: 10 } }, admin),
+      201,
+    );
+    const ids = (bundle: { faults: { id: string }[] }) => bundle.faults.map((f) => f.id).sort();
+    const byToken = await ok(
+      h.admin.get(`/workspaces/${ws.id}/bundle`, {
+        headers: { Authorization: `Bearer ${ws.control_token}` },
+      }),
+    );
+    expect(ids(byToken)).toEqual([mine.id]);
+    const byAdmin = await ok(h.admin.get(`/workspaces/${ws.id}/bundle`, admin));
+    expect(ids(byAdmin)).toEqual([mine.id, everyone.id].sort());
+  });
+
   test('a spent fault is left out', async () => {
     const { h, ws, faults } = await caseWith();
     const once = await ok(

@@ -68,6 +68,28 @@ describe('the clients of the control API on a shared svc', () => {
     const none = await runSvc(['trigger', 'job.created', '--server', server.url]);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/--control-token/);
+    const wrong = await runSvc([
+      'trigger',
+      'job.created',
+      '--server',
+      server.url,
+      '--control-token',
+      'svc_ctl_not-this-servers',
+    ]);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/refused the --control-token given/);
+    const elsewhere = await runSvc([
+      'trigger',
+      'job.created',
+      '--server',
+      server.url,
+      '--workspace',
+      b.id,
+      '--control-token',
+      a.control_token,
+    ]);
+    expect(elsewhere.code).toBe(2);
+    expect(elsewhere.stderr).toMatch(/--control-token reaches its own workspace alone, not /);
     await server.stop();
   }, 120_000);
 
@@ -100,7 +122,7 @@ describe('the clients of the control API on a shared svc', () => {
       '--key',
       a.keys.write.key,
     ]);
-    expect(refused.code).toBe(1);
+    expect(refused.code, 'a credential missing is bad usage').toBe(2);
     expect(refused.stderr).toMatch(/answered 401: .* is a shared svc: give --control-token/);
 
     const coverage = await runSvc(
@@ -108,6 +130,7 @@ describe('the clients of the control API on a shared svc', () => {
       { timeoutMs: 60_000 },
     );
     expect(coverage.code, coverage.stderr).toBe(0);
+    expect(JSON.parse(coverage.stdout).workspace_id).toBe(a.id);
     const other = await runSvc([
       'coverage',
       '--from',
@@ -153,9 +176,9 @@ describe('the clients of the control API on a shared svc', () => {
       '--control-token',
       a.control_token,
     ]);
-    expect(theirs.code).toBe(1);
+    expect(theirs.code).toBe(2);
     expect(theirs.stderr).toMatch(
-      /answered 403, .*--control-token reaches its own workspace alone/,
+      /answered 403: --control-token reaches its own workspace alone/,
     );
     await server.stop();
   }, 120_000);

@@ -107,6 +107,10 @@ async function fromServer(source: string, selection: Selection): Promise<SourceE
   if ('error' in reply) {
     throw new SourceUnreachable(`cannot read the request log at ${url}: ${reply.error}`);
   }
+  if (reply.status === 401 || reply.status === 403) {
+    // a credential missing or not this svc's: the command line is wrong, not the server (exit 2)
+    throw new SourceError(`${url} answered ${reply.status}: ${controlRefusal(reply.status, base)}`);
+  }
   if (reply.status !== 200) {
     throw new SourceUnreachable(
       `${url} answered ${reply.status}: ${controlRefusal(reply.status, base)}`,

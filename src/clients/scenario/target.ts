@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultConfig } from '../../runtime';
 import { startServer } from '../../server';
+import { hasControlToken } from '../control-token';
 import { asRecord, NetworkError, reason, sendJson, useControlToken } from './http';
 
 // Where scenarios run: svc in-process on a fresh store (no --base-url), or any server. svc is
@@ -86,6 +87,11 @@ export async function hasControlApi(origin: string, given = origin): Promise<boo
     const answer = await sendJson('GET', `${origin}/__admin/clock`);
     const body = asRecord(answer.body);
     const code = asRecord(body.error).code;
+    if (answer.status === 401 && code === 'unauthorized' && hasControlToken(origin)) {
+      throw new UsageError(
+        `${given} refused the --control-token given: it is neither the server's admin token nor the control token of one of its workspaces`,
+      );
+    }
     if (answer.status === 401 && code === 'unauthorized') {
       throw new UsageError(
         `${given} is a shared svc whose control API asks for a token: give --control-token (a workspace's, from POST /__admin/workspaces) with --key, and check it`,

@@ -45,6 +45,11 @@ export async function credentials(
   );
   const key = asRecord(made.body).key;
   const id = asRecord(made.body).id;
+  if (made.status === 403) {
+    throw new TriggerUsage(
+      `--control-token reaches its own workspace alone, not ${workspaceId} (a key for it answered 403)`,
+    );
+  }
   if (made.status !== 201 || typeof key !== 'string') {
     throw new TriggerUsage(
       `no workspace ${workspaceId} on ${origin} (a key for it answered ${made.status})`,
