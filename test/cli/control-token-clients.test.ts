@@ -177,9 +177,7 @@ describe('the clients of the control API on a shared svc', () => {
       a.control_token,
     ]);
     expect(theirs.code).toBe(2);
-    expect(theirs.stderr).toMatch(
-      /answered 403: --control-token reaches its own workspace alone/,
-    );
+    expect(theirs.stderr).toMatch(/answered 403: --control-token reaches its own workspace alone/);
     await server.stop();
   }, 120_000);
 });
