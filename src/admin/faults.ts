@@ -123,7 +123,7 @@ export const FaultInputSchema = z
   })
   .openapi('AdminFaultCreate');
 
-const FaultSchema = z
+export const FaultSchema = z
   .object({
     id: z.string(),
     object: z.literal('fault'),

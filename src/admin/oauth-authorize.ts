@@ -14,7 +14,7 @@ import { scopedTo } from './access';
 // page would have made (a code for the workspace, or access_denied), given as `location` instead
 // of followed. The consent page itself is unchanged: its anti-forgery token stays.
 
-const AuthorizeSchema = z
+export const AuthorizeSchema = z
   .object({
     client_id: z.string(),
     redirect_uri: z.string(),

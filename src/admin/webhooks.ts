@@ -43,7 +43,7 @@ const AttemptSchema = z.object({
   }),
 });
 
-const DeliverySchema = z
+export const DeliverySchema = z
   .object({
     id: z.uuid(),
     object: z.literal('delivery'),

@@ -3,6 +3,10 @@ import { seedCommand } from './seed';
 import { type Hooks, serveCommand } from './serve';
 import { warmUp } from './warm';
 
+// The library's in-process server (src/lib): dist/svc.cjs is the one build of the app, which
+// dist/lib.cjs requires for it.
+export { startInProcess } from '../lib/in-process';
+
 /** Usage errors exit 2 with one line; help and --version exit 0. */
 export async function main(argv: string[], hooks: Hooks = {}): Promise<void> {
   // `svc serve --help | head -1`: a reader that has read enough closes the pipe. What svc had left

@@ -57,18 +57,23 @@ export function serveCommand(program: Command, hooks: Hooks): void {
       'let webhook targets be http: and loopback or private addresses',
       false,
     )
-    .option('--rate-limit <n|off>', 'requests a minute per key', parseRateLimit, 120)
+    .option(
+      '--rate-limit <n|off>',
+      'requests a minute per key',
+      parseRateLimit,
+      SERVE_DEFAULTS.rateLimit,
+    )
     .option(
       '--cors <origins|off>',
       'origins a browser app may call /v1 from: "*" (any), "off", or a comma-separated list',
       parseCors,
-      '*',
+      SERVE_DEFAULTS.cors,
     )
     .option(
       '--webhook-coalesce-ms <ms>',
       'how long quick edits to one record gather into one *.updated delivery',
       parseMillis,
-      1000,
+      SERVE_DEFAULTS.webhookCoalesceMs,
     )
     .option(
       '--request-log-max-bytes <size|off>',
@@ -121,7 +126,7 @@ async function serve(flags: ServeFlags, hooks: Hooks): Promise<void> {
       host: flags.host,
       data: flags.data,
       seed: flags.seed,
-      config: configOf(flags),
+      config: serveConfig(flags),
     });
   } catch (err) {
     process.stderr.write(`svc: ${(err as Error).message}\n`);
@@ -165,7 +170,21 @@ export function adminTokenOf(given: string | undefined, host: string): string | 
   return given;
 }
 
-function configOf(flags: ServeFlags) {
+/** `svc serve`'s defaults, which the library's in-process server takes too. */
+export const SERVE_DEFAULTS = { rateLimit: 120, cors: '*', webhookCoalesceMs: 1000 } as const;
+
+type ConfigFlags = Pick<
+  ServeFlags,
+  | 'adminToken'
+  | 'rateLimit'
+  | 'allowLocalTargets'
+  | 'webhookCoalesceMs'
+  | 'cors'
+  | 'requestLogMaxBytes'
+>;
+
+/** The server's config for `svc serve`'s flags. */
+export function serveConfig(flags: ConfigFlags) {
   return defaultConfig({
     adminToken: flags.adminToken ?? null,
     rateLimit: flags.rateLimit === 'off' ? null : flags.rateLimit,

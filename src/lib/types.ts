@@ -65,6 +65,19 @@ export interface SvcWorkspace {
   delete(): Promise<void>;
 }
 
+/** The spec's error codes (the envelope's `code`). */
+export type ErrorCode =
+  | 'invalid_request'
+  | 'unauthorized'
+  | 'plan_required'
+  | 'forbidden'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'rate_limited'
+  | 'server_error';
+
 /** `POST /__admin/faults`'s body. */
 export interface FaultInput {
   match: {
@@ -76,9 +89,10 @@ export interface FaultInput {
   };
   action: {
     status?: number;
-    code?: string;
+    code?: ErrorCode;
     delay_ms?: number;
-    drop?: boolean;
+    /** The connection reset, no answer. */
+    drop?: true;
   };
   times?: number;
   probability?: number;

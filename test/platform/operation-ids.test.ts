@@ -120,6 +120,7 @@ const ADMIN = {
   'POST /pins/{id}/convert': 'convertPin',
   'POST /workspaces/{id}/storm_lists': 'buildStormList',
   'POST /oauth/apps': 'createOAuthApp',
+  'POST /oauth/authorize': 'authorizeOAuthApp',
   'GET /oauth/apps': 'listOAuthApps',
   'GET /workspaces/{id}/connections': 'listConnections',
   'DELETE /workspaces/{id}/connections/{cid}': 'deleteConnection',

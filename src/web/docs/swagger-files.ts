@@ -1,19 +1,19 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Hono } from 'hono';
 import type { AppEnv } from '../../platform/app-env';
 
-// The API reference is drawn by swagger-ui-dist, read from the installed package at run time (svc
-// runs offline: never a CDN). The CLI is one built file (dist/svc.cjs) with node_modules beside it, so the
-// package is resolved, not bundled: 1.7 MB of script would otherwise be parsed at every start.
+// The API reference is drawn by swagger-ui-dist's files, read at run time (svc runs offline: never
+// a CDN), not bundled: 1.7 MB of script would otherwise be parsed at every start. The build copies
+// them to dist/swagger-ui/, so svc's package needs no swagger-ui-dist (nor its install script);
+// run from its sources, svc reads the installed package.
 
 /** The files /docs needs, and the license they come under (Apache-2.0 asks for it and NOTICE). */
 const FILES: Record<string, string> = {
   'swagger-ui.css': 'text/css; charset=utf-8',
   'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
-  'swagger-ui.css.map': 'application/json',
-  'swagger-ui-bundle.js.map': 'application/json',
   LICENSE: 'text/plain; charset=utf-8',
   NOTICE: 'text/plain; charset=utf-8',
 };
@@ -28,6 +28,14 @@ let found: SwaggerUi | null | undefined;
 /** Where swagger-ui-dist is installed, or null when it is not (the page then says so). */
 export function swaggerUi(): SwaggerUi | null {
   if (found !== undefined) {
+    return found;
+  }
+  const copied = typeof SVC_DIST === 'string' ? join(SVC_DIST, 'swagger-ui') : undefined;
+  if (copied !== undefined && existsSync(join(copied, 'package.json'))) {
+    const { version } = JSON.parse(readFileSync(join(copied, 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    found = { dir: copied, version };
     return found;
   }
   try {
