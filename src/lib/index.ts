@@ -76,34 +76,44 @@ export async function startSvc(options: StartOptions = {}): Promise<Svc> {
   try {
     const call = controlApi(running.appUrl);
     const workspace = await makeWorkspace(call, { profile, ...pick(options, 'seed') });
-    return {
-      baseUrl: `${running.appUrl}/v1`,
-      appUrl: running.appUrl,
-      pid: running.pid,
-      workspace,
-      newWorkspace: (opts = {}) => makeWorkspace(call, opts),
-      clock: clockAt(call, '/clock'),
-      faults: {
-        add: (fault: FaultInput) => call<Fault>('POST', '/faults', fault),
-        clear: async () => (await call<{ deleted: number }>('DELETE', '/faults')).deleted,
-      },
-      oauth: {
-        authorize: (input: AuthorizeInput) =>
-          call<{ location: string }>('POST', '/oauth/authorize', input),
-      },
-      requests: (filters: RequestFilters = {}) =>
-        allPages<LoggedRequest>(call, `/requests${queryOf({ ...filters, limit: 100 })}`),
-      deliveries: (webhookId: string) =>
-        allPages<Delivery>(
-          call,
-          `/webhooks/${encodeURIComponent(webhookId)}/deliveries${queryOf({ limit: 100 })}`,
-        ),
-      stop,
-    };
+    return handleOf(running, call, workspace, stop);
   } catch (err) {
     await stop();
     throw err;
   }
+}
+
+/** What startSvc answers: svc, its workspace, and the control API's tools as calls. */
+function handleOf(
+  running: Running,
+  call: Call,
+  workspace: SvcWorkspace,
+  stop: () => Promise<void>,
+): Svc {
+  return {
+    baseUrl: `${running.appUrl}/v1`,
+    appUrl: running.appUrl,
+    pid: running.pid,
+    workspace,
+    newWorkspace: (opts = {}) => makeWorkspace(call, opts),
+    clock: clockAt(call, '/clock'),
+    faults: {
+      add: (fault: FaultInput) => call<Fault>('POST', '/faults', fault),
+      clear: async () => (await call<{ deleted: number }>('DELETE', '/faults')).deleted,
+    },
+    oauth: {
+      authorize: (input: AuthorizeInput) =>
+        call<{ location: string }>('POST', '/oauth/authorize', input),
+    },
+    requests: (filters: RequestFilters = {}) =>
+      allPages<LoggedRequest>(call, `/requests${queryOf({ ...filters, limit: 100 })}`),
+    deliveries: (webhookId: string) =>
+      allPages<Delivery>(
+        call,
+        `/webhooks/${encodeURIComponent(webhookId)}/deliveries${queryOf({ limit: 100 })}`,
+      ),
+    stop,
+  };
 }
 
 const pick = <T extends object, K extends keyof T>(o: T, key: K): Partial<Pick<T, K>> =>

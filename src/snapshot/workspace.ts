@@ -106,49 +106,8 @@ export async function restoreWorkspace(
   const end = rt.store.global.get('workspaces', wsId)?.expires_at ?? null;
   return rt.store.transaction(
     (tx) => {
-      const current = credentialsOf((coll) => tx.global.all(coll as never) as Rec[], wsId);
-      // A grant or replay the snapshot names that is not this workspace's is another's.
-      const grant = (coll: GlobalColl, at: string): Claim => ({
-        taken: (rec) => tx.global.get(coll as never, rec.id) !== undefined,
-        field: (i) => `${at}[${i}].id`,
-      });
-      replace(tx, 'g', 'api_keys', current.keys, snap.keys.map(keyRecord));
-      replace(
-        tx,
-        'g',
-        'key_hashes',
-        current.hashes,
-        snap.keys.map((k) => ({ id: k.hash, key_id: k.id })),
-      );
-      const { connections, tokens, codes } = snap.oauth;
-      const conns = grant('oauth_connections', 'oauth.connections');
-      replace(tx, 'g', 'oauth_connections', current.connections, connections, undefined, conns);
-      const toks = grant('oauth_tokens', 'oauth.tokens');
-      replace(tx, 'g', 'oauth_tokens', current.tokens, tokens, undefined, toks);
-      const cods = grant('oauth_codes', 'oauth.codes');
-      replace(tx, 'g', 'oauth_codes', current.codes, codes, undefined, cods);
-      const replays = grant('idempotency_keys', 'idempotency');
-      replace(
-        tx,
-        'g',
-        'idempotency_keys',
-        current.idempotency,
-        snap.idempotency,
-        undefined,
-        replays,
-      );
-      const names = new Set([...rt.store.collections(wsId), ...Object.keys(snap.collections)]);
-      const written: Written = new Map();
-      for (const name of names) {
-        const wanted = snap.collections[name] ?? [];
-        const record: Claim = {
-          // The control API finds a record by its id alone: a UUID names one record on svc.
-          taken: (rec) =>
-            UUID.test(rec.id) && holderOf(rt.store, name as WsColl, rec.id) !== undefined,
-          field: (i) => `collections.${name}[${i}].id`,
-        };
-        replace(tx, wsId, name, rt.store.values(wsId, name), wanted, written, record);
-      }
+      restoreCredentials(tx, wsId, snap);
+      const written = restoreRecords(rt, tx, wsId, snap);
       checkPortals(rt, wsId, written);
       // A restore puts back the data and the clock; when the workspace ends was set when it was
       // made, and a snapshot does not lift or move it (decisions.md, Snapshots).
@@ -162,6 +121,41 @@ export async function restoreWorkspace(
     },
     { quiet: true },
   );
+}
+
+/** The workspace's keys, OAuth grants and replays made as the snapshot holds them. */
+function restoreCredentials(tx: Tx, wsId: string, snap: WorkspaceSnapshot): void {
+  const current = credentialsOf((coll) => tx.global.all(coll as never) as Rec[], wsId);
+  replace(tx, 'g', 'api_keys', current.keys, snap.keys.map(keyRecord));
+  const hashes = snap.keys.map((k) => ({ id: k.hash, key_id: k.id }));
+  replace(tx, 'g', 'key_hashes', current.hashes, hashes);
+  // A grant or replay the snapshot names that is not this workspace's is another's.
+  const grants: [GlobalColl, Rec[], StoredRecord[], string][] = [
+    ['oauth_connections', current.connections, snap.oauth.connections, 'oauth.connections'],
+    ['oauth_tokens', current.tokens, snap.oauth.tokens, 'oauth.tokens'],
+    ['oauth_codes', current.codes, snap.oauth.codes, 'oauth.codes'],
+    ['idempotency_keys', current.idempotency, snap.idempotency, 'idempotency'],
+  ];
+  for (const [coll, now, wanted, at] of grants) {
+    replace(tx, 'g', coll, now, wanted, undefined, {
+      taken: (rec) => tx.global.get(coll as never, rec.id) !== undefined,
+      field: (i) => `${at}[${i}].id`,
+    });
+  }
+}
+
+/** The workspace's records made as the snapshot holds them; answers those written. */
+function restoreRecords(rt: Runtime, tx: Tx, wsId: string, snap: WorkspaceSnapshot): Written {
+  const names = new Set([...rt.store.collections(wsId), ...Object.keys(snap.collections)]);
+  const written: Written = new Map();
+  for (const name of names) {
+    replace(tx, wsId, name, rt.store.values(wsId, name), snap.collections[name] ?? [], written, {
+      // The control API finds a record by its id alone: a UUID names one record on svc.
+      taken: (rec) => UUID.test(rec.id) && holderOf(rt.store, name as WsColl, rec.id) !== undefined,
+      field: (i) => `collections.${name}[${i}].id`,
+    });
+  }
+  return written;
 }
 
 /**
