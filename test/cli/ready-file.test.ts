@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { bannerKeys, cleanup, http, runSvc, startServe, tempDir } from '../support/spawn';
+import { BIN, bannerKeys, cleanup, http, runSvc, startServe, tempDir } from '../support/spawn';
 
 // Issue 38: `svc serve --port 0 --ready-file FILE` tells a harness in any language where svc is
 // and the keys of its workspaces (the shape DESIGN.md fixes), without parsing the banner.
@@ -98,29 +98,22 @@ describe('svc serve --ready-file', () => {
   test('the CI recipe starts svc, runs the tests with its address and keys, and stops it', async () => {
     const dir = await tempDir();
     const { spawnSync } = await import('node:child_process');
-    const recipe = join(import.meta.dirname, '..', '..', 'examples', 'ci', 'with-svc.sh');
+    const recipe = (...command: string[]) =>
+      spawnSync(
+        'sh',
+        [join(import.meta.dirname, '..', '..', 'examples', 'ci', 'with-svc.sh'), ...command],
+        {
+          env: { ...process.env, SVC: `${process.execPath} ${BIN}`, SVC_WORKDIR: dir },
+          encoding: 'utf8',
+          timeout: 60_000,
+        },
+      );
     const check = `test "$SVC_BASE_URL" != "" && curl -sf -H "Authorization: Bearer $SVC_WRITE_KEY" "$SVC_BASE_URL/ping" > "${dir}/ping.json"`;
-    const run = spawnSync('sh', [recipe, 'sh', '-c', check], {
-      env: {
-        ...process.env,
-        SVC: `${process.execPath} ${join(import.meta.dirname, '..', '..', 'bin', 'svc.cjs')}`,
-        SVC_WORKDIR: dir,
-      },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const run = recipe('sh', '-c', check);
     expect(run.status, run.stdout + run.stderr).toBe(0);
     const ping = JSON.parse(await readFile(join(dir, 'ping.json'), 'utf8'));
     expect(ping).toBeTypeOf('object');
-    const failing = spawnSync('sh', [recipe, 'sh', '-c', 'exit 3'], {
-      env: {
-        ...process.env,
-        SVC: `${process.execPath} ${join(import.meta.dirname, '..', '..', 'bin', 'svc.cjs')}`,
-        SVC_WORKDIR: dir,
-      },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const failing = recipe('sh', '-c', 'exit 3');
     expect(failing.status, 'the tests’ exit status is the recipe’s').toBe(3);
     expect(failing.stdout + failing.stderr).toMatch(/svc stopped/);
   });

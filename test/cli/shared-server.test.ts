@@ -11,19 +11,9 @@ afterEach(cleanup);
 const ROOT = join(BIN, '..', '..');
 const TOKEN = 'a-team-admin-token';
 
-async function adminCall(url: string, path: string, method = 'GET', body?: unknown) {
-  const res = await fetch(`${url}/__admin${path}`, {
-    method,
-    headers: {
-      Authorization: `Bearer ${TOKEN}`,
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    signal: AbortSignal.timeout(10_000),
-  });
-  // biome-ignore lint/suspicious/noExplicitAny: JSON from the server, read field by field
-  return { status: res.status, body: (await res.json()) as any };
-}
+/** A control API call with the admin token. */
+const adminCall = (url: string, path: string, method = 'GET', body?: unknown) =>
+  http(`${url}/__admin${path}`, { method, key: TOKEN, body });
 
 describe('svc serve on a shared address', () => {
   test('--host 0.0.0.0 without a token refuses to start: exit 2, one line saying why', async () => {

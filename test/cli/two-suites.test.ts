@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { cleanup, runSvc, startServe, tempDir } from '../support/spawn';
+import { cleanup, http, runSvc, startServe, tempDir } from '../support/spawn';
 
 // Issue 37's team trial: two scenario suites run at once against one shared svc, each in its own
 // workspace with its control token, each moving its workspace's clock 40 days (an invoice goes
@@ -13,34 +13,13 @@ const TOKEN = 'two-suites-admin-token';
 const SUITE = join(import.meta.dirname, 'fixtures', 'forty-days.yaml');
 const DAY_MS = 24 * 3600 * 1000;
 
-async function adminCall(url: string, path: string, method = 'GET', body?: unknown) {
-  const res = await fetch(`${url}/__admin${path}`, {
-    method,
-    headers: {
-      Authorization: `Bearer ${TOKEN}`,
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    signal: AbortSignal.timeout(10_000),
-  });
-  // biome-ignore lint/suspicious/noExplicitAny: JSON from the server, read field by field
-  return { status: res.status, body: (await res.json()) as any };
-}
+/** A control API call with the admin token. */
+const adminCall = (url: string, path: string, method = 'GET', body?: unknown) =>
+  http(`${url}/__admin${path}`, { method, key: TOKEN, body });
 
-/** A /v1 call with `key`, answering the JSON. */
-async function api(url: string, key: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${url}/v1${path}`, {
-    method,
-    headers: {
-      Authorization: `Bearer ${key}`,
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    signal: AbortSignal.timeout(10_000),
-  });
-  // biome-ignore lint/suspicious/noExplicitAny: JSON from the server, read field by field
-  return { status: res.status, body: (await res.json()) as any };
-}
+/** A /v1 call with `key`. */
+const api = (url: string, key: string, method: string, path: string, body?: unknown) =>
+  http(`${url}/v1${path}`, { method, key, body });
 
 /**
  * A third workspace nobody moves, set up as a suite sets up its own: an invoice due today, sent,
