@@ -1,21 +1,18 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import type { SeededWorkspace } from '../seed';
 
 // `svc serve --ready-file FILE` (DESIGN.md, Shared servers, stores and tests): where svc is and
 // the keys of the workspaces the banner shows, for a harness in any language that starts svc as a
 // process and must not parse the banner. decisions.md, Command line: the file is removed when svc
 // starts (a stale one would point at a server that is gone) and when it stops cleanly.
 
-export interface KeyPairOut {
-  write: { id: string; key: string };
-  read: { id: string; key: string };
-}
-
 export interface ReadyInfo {
   base_url: string;
   app_url: string;
   pid: number;
-  workspaces: { id: string; name: string; keys: KeyPairOut }[];
+  /** As `svc seed --json` prints them. */
+  workspaces: SeededWorkspace[];
 }
 
 /** Removes what an earlier start left, so a harness never reads it for this one. */
