@@ -1,0 +1,94 @@
+import type { PoolClient } from 'pg';
+
+// The PostgreSQL store's schema (decisions.md, PostgreSQL): svc's own tables in a schema of their
+// own (`svc` unless --store-schema names another), created on first use and versioned by a table
+// of the migrations applied. svc never touches a table outside its schema.
+
+/** The schema version this svc writes. A database at a newer one is refused, naming both. */
+export const SCHEMA_VERSION = 1;
+
+/** What each version adds, in order: migration n takes a database from n - 1 to n. */
+const MIGRATIONS: readonly ((schema: string) => string)[] = [
+  (s) => `
+    -- Every record of every scope: the global scope ('g') and one per workspace (its id).
+    CREATE TABLE ${s}.records (
+      scope text NOT NULL,
+      coll text NOT NULL,
+      id text NOT NULL,
+      data jsonb NOT NULL,
+      PRIMARY KEY (scope, coll, id)
+    );
+    -- Each scope's version: the last change committed to it, which a node compares with its own.
+    CREATE TABLE ${s}.scopes (
+      scope text PRIMARY KEY,
+      version bigint NOT NULL
+    );
+    -- The changes, in commit order: how a node learns of another node's writes.
+    CREATE TABLE ${s}.changes (
+      seq bigserial PRIMARY KEY,
+      scopes text[] NOT NULL,
+      ops jsonb NOT NULL,
+      node text NOT NULL,
+      at timestamptz NOT NULL DEFAULT now()
+    );
+    -- What the store keeps about itself (the clock's offset, what a seed made).
+    CREATE TABLE ${s}.meta (
+      key text PRIMARY KEY,
+      value jsonb NOT NULL
+    );`,
+];
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** A schema name svc can use unquoted: lower-case letters, digits and _, not starting with a digit. */
+export function checkSchemaName(name: string): string {
+  if (!IDENTIFIER.test(name)) {
+    throw new Error(
+      `--store-schema must be lower-case letters, digits and _ (not first), at most 63: not ${name}`,
+    );
+  }
+  return name;
+}
+
+/** The database was written by a newer svc: one line naming both versions. */
+export class SchemaTooNew extends Error {}
+
+/**
+ * Brings `schema` to SCHEMA_VERSION, creating it on first use. Two svc starting at once take
+ * turns (an advisory lock for the schema's migrations), so each migration runs once.
+ */
+export async function migrate(client: PoolClient, schema: string): Promise<void> {
+  const s = checkSchemaName(schema);
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`svc migrate ${s}`]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${s}.migrations (
+        version integer PRIMARY KEY,
+        svc_version text NOT NULL,
+        applied_at timestamptz NOT NULL DEFAULT now()
+      )`,
+    );
+    const { rows } = await client.query<{ version: number | null; svc_version: string | null }>(
+      `SELECT version, svc_version FROM ${s}.migrations ORDER BY version DESC LIMIT 1`,
+    );
+    const at = rows[0]?.version ?? 0;
+    if (at > SCHEMA_VERSION) {
+      throw new SchemaTooNew(
+        `the database's schema ${s} is at version ${at}, written by svc ${rows[0]?.svc_version}; this svc ${SVC_VERSION} knows version ${SCHEMA_VERSION}: use that svc or a newer one`,
+      );
+    }
+    for (let version = at + 1; version <= SCHEMA_VERSION; version++) {
+      await client.query(MIGRATIONS[version - 1]?.(s) ?? '');
+      await client.query(`INSERT INTO ${s}.migrations (version, svc_version) VALUES ($1, $2)`, [
+        version,
+        SVC_VERSION,
+      ]);
+    }
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK');
+    throw err;
+  }
+}
