@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import type { Command } from 'commander';
 import { keyHashExists } from '../platform/auth';
@@ -135,9 +136,20 @@ async function serve(flags: ServeFlags, hooks: Hooks): Promise<void> {
   }
   banner(flags, running);
   // The handlers are in place before the ready line: a harness may stop svc the moment it reads it.
-  const stop = stopper(running, flags.readyFile);
+  // decisions.md, The package and the library: a svc the library started as a child stops when
+  // its parent is gone however it went (its stdin, a pipe from the parent, then ends), and takes
+  // the temporary folder the library made for it along.
+  const library = process.env.SVC_STOP_WITH_PARENT === '1';
+  const stop = stopper(
+    running,
+    flags.readyFile,
+    library ? process.env.SVC_REMOVE_ON_STOP : undefined,
+  );
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  if (library) {
+    process.stdin.on('end', stop).on('error', stop).resume();
+  }
   const info = readyInfo(running);
   if (flags.readyFile !== undefined && !ready(flags.readyFile, (f) => writeReadyFile(f, info))) {
     await running.close();
@@ -277,7 +289,11 @@ function bundleWorkspace(served: Running['bundle']): ReadyInfo['workspaces'] {
 }
 
 /** SIGINT or SIGTERM: a clean shutdown, and a second signal ends svc at once. */
-function stopper(running: Running, readyFile: string | undefined): () => void {
+function stopper(
+  running: Running,
+  readyFile: string | undefined,
+  removeAfter: string | undefined,
+): () => void {
   let signals = 0;
   return () => {
     if (++signals > 1) {
@@ -287,6 +303,9 @@ function stopper(running: Running, readyFile: string | undefined): () => void {
       () => {
         if (readyFile !== undefined) {
           clearReadyFile(readyFile);
+        }
+        if (removeAfter) {
+          rmSync(removeAfter, { recursive: true, force: true });
         }
         // decisions.md, Command line: the count is of commits since start, all on disk by now
         const writes = running.writes();

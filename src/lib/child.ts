@@ -8,6 +8,8 @@ import type { Running } from './running';
 
 export interface ChildOptions {
   data: string;
+  /** The temporary folder made for it: removed by the child once stopped, if its parent is gone. */
+  tempDir: string;
   readyFile: string;
   port: number;
   rateLimit: number | 'off';
@@ -43,9 +45,16 @@ export async function startChild(opts: ChildOptions): Promise<Running> {
     ...(opts.allowLocalTargets ? ['--allow-local-targets'] : []),
   ];
   // An admin token in the caller's environment would lock the control API the library calls.
+  // stdin is a pipe from this process, never written: when this process ends, however it ends
+  // (a signal, a crash, process.exit), the pipe closes and svc stops, removing its folder.
   const child = spawn(process.execPath, args, {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, SVC_ADMIN_TOKEN: '' },
+    stdio: ['pipe', 'ignore', 'pipe'],
+    env: {
+      ...process.env,
+      SVC_ADMIN_TOKEN: '',
+      SVC_STOP_WITH_PARENT: '1',
+      SVC_REMOVE_ON_STOP: opts.tempDir,
+    },
   });
   let stderr = '';
   child.stderr?.setEncoding('utf8');
@@ -53,14 +62,15 @@ export async function startChild(opts: ChildOptions): Promise<Running> {
     stderr = (stderr + text).slice(-KEPT_STDERR);
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  // A test run that ends without stop() must not leave a svc running.
-  const orphanGuard = () => child.kill('SIGKILL');
-  process.once('exit', orphanGuard);
   let gone = false;
   void exited.then(() => {
     gone = true;
-    process.off('exit', orphanGuard);
   });
+  // The pipe must not keep this process alive, nor its end throw here.
+  child.stdin?.on('error', () => {});
+  (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+  child.unref();
+  (child.stderr as unknown as { unref?: () => void } | null)?.unref?.();
 
   const deadline = Date.now() + READY_WITHIN_MS;
   let ready: { app_url: string; pid: number } | undefined;

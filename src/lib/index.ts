@@ -59,6 +59,7 @@ export async function startSvc(options: StartOptions = {}): Promise<Svc> {
         })
       : await startChild({
           data,
+          tempDir: dir,
           readyFile: join(dir, 'ready.json'),
           port,
           rateLimit,
@@ -66,7 +67,11 @@ export async function startSvc(options: StartOptions = {}): Promise<Svc> {
         });
   } catch (err) {
     await rm(dir, { recursive: true, force: true });
-    throw err;
+    // One kind of error for a start that failed, in a child or in this process.
+    const why = (err as Error).message;
+    throw why.startsWith('svc did not start')
+      ? err
+      : new Error(`svc did not start: ${why}`, { cause: err });
   }
   let stopped: Promise<void> | undefined;
   const stop = () => {

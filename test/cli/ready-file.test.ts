@@ -117,4 +117,26 @@ describe('svc serve --ready-file', () => {
     expect(failing.status, 'the tests’ exit status is the recipe’s').toBe(3);
     expect(failing.stdout + failing.stderr).toMatch(/svc stopped/);
   });
+
+  test('the CI recipe with its default `npx svc` stops svc itself, not only npm', async () => {
+    const dir = await tempDir();
+    const { spawnSync } = await import('node:child_process');
+    const env = { ...process.env };
+    delete env.SVC;
+    delete env.SVC_WORKDIR;
+    const run = spawnSync(
+      'sh',
+      [
+        join(import.meta.dirname, '..', '..', 'examples', 'ci', 'with-svc.sh'),
+        'sh',
+        '-c',
+        `echo "$SVC_APP_URL" > "${dir}/app-url"`,
+      ],
+      { env, encoding: 'utf8', timeout: 60_000 },
+    );
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/svc stopped/);
+    const appUrl = (await readFile(join(dir, 'app-url'), 'utf8')).trim();
+    await expect(fetch(`${appUrl}/__admin/clock`)).rejects.toThrow();
+  });
 });

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { type Svc, SvcError, startSvc } from '../../src/lib';
 import { Receiver } from '../support/receiver';
@@ -155,6 +156,53 @@ for (const inProcess of [false, true]) {
     });
   });
 }
+
+describe('a child svc never outlives its parent', () => {
+  for (const end of ['SIGTERM', 'SIGKILL', 'process.exit'] as const) {
+    test(`the parent ended by ${end}: svc stops and its temporary folder goes`, async () => {
+      const script = `
+        const { startSvc } = require(${JSON.stringify(join(import.meta.dirname, '..', '..', 'dist', 'lib.cjs'))});
+        startSvc().then((svc) => {
+          console.log(JSON.stringify({ appUrl: svc.appUrl, pid: svc.pid }));
+          ${end === 'process.exit' ? 'setTimeout(() => process.exit(0), 100);' : 'setInterval(() => {}, 1000);'}
+        });`;
+      const { spawn } = await import('node:child_process');
+      const parent = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const line = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        parent.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          if (out.includes('\n')) {
+            resolve(out.trim());
+          }
+        });
+        parent.once('exit', () => reject(new Error(`the parent exited first: ${out}`)));
+      });
+      const { appUrl, pid } = JSON.parse(line) as { appUrl: string; pid: number };
+      expect((await fetch(`${appUrl}/__admin/clock`)).status).toBe(200);
+      // The folder the library made: where svc's --data lies.
+      const argv = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0');
+      const folder = dirname(argv[argv.indexOf('--data') + 1] ?? '');
+      expect(existsSync(folder)).toBe(true);
+      if (end !== 'process.exit') {
+        parent.kill(end);
+      }
+      const alive = () => {
+        try {
+          process.kill(pid, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      for (let i = 0; i < 200 && alive(); i++) {
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      expect(alive(), 'svc stopped with its parent').toBe(false);
+      expect(existsSync(folder), 'and took its folder along').toBe(false);
+    });
+  }
+});
 
 describe('startSvc options', () => {
   test('a data file given is kept after stop, with the workspace made in it', async () => {

@@ -132,3 +132,36 @@ describe('POST /__admin/oauth/authorize', () => {
     expect(res.headers.get('location')).toBeNull();
   });
 });
+
+describe("POST /__admin/oauth/authorize judges in the consent page's order (the issue 38 probe)", () => {
+  test('the first check the page would fail names the field, whatever comes after it', async () => {
+    const r = await rig();
+    for (const [body, field] of [
+      [{ client_id: 'nope', scope: 'x' }, 'client_id'],
+      [{ client_id: 'nope', decision: 'x' }, 'client_id'],
+      [{ client_id: 'nope', workspace_id: 5 }, 'client_id'],
+      [{ redirect_uri: 'x', scope: 'x' }, 'redirect_uri'],
+      [{ scope: 'x', state: '' }, 'scope'],
+      [{ state: '', decision: 'x' }, 'state'],
+      [{ decision: 'x', workspace_id: 'nope' }, 'decision'],
+      [{ state: 7 }, 'state'],
+    ] as const) {
+      const res = await authorize(r, body, true);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error.field, JSON.stringify(body)).toBe(field);
+    }
+  });
+
+  test('an empty scope is none, as on the page: read and write', async () => {
+    const r = await rig();
+    const { location } = await ok(authorize(r, { scope: '' }, true));
+    const code = new URL(location).searchParams.get('code') ?? '';
+    const traded = await postForm(r.h, '/oauth/token', {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: CALLBACK,
+      ...clientFields(r.app),
+    });
+    expect(traded.body.scope).toBe('write');
+  });
+});

@@ -30,7 +30,14 @@ beforeAll(async () => {
   // first, which `npm test` has done already (and other test files are running svc from it), so
   // the copy's prepack keeps the manifest step alone.
   const repo = await tempDir();
-  for (const path of ['package.json', 'README.md', 'bin', 'dist', 'scripts/pack-manifest.mjs']) {
+  for (const path of [
+    'package.json',
+    'README.md',
+    'bin',
+    'dist',
+    'docs',
+    'scripts/pack-manifest.mjs',
+  ]) {
     await cp(join(ROOT, path), join(repo, path), { recursive: true });
   }
   const manifest = JSON.parse(await readFile(join(repo, 'package.json'), 'utf8'));
@@ -74,11 +81,12 @@ describe('the packed package', () => {
         'dist/swagger-ui/swagger-ui-bundle.js',
         'package.json',
         'README.md',
+        'docs/guides/testing.md',
       ]),
     );
     for (const path of paths) {
       expect(path).not.toMatch(
-        /^(test|bench|src|scripts|docs\/screenshots)\/|\.map$|\.ts$(?<!\.d\.ts)/,
+        /^(test|bench|src|scripts|examples)\/|\.map$|\.png$|\.ts$(?<!\.d\.ts)/,
       );
     }
   });
