@@ -21,6 +21,16 @@ const FOLD_AFTER_DROP_MS = 1000;
 /** How long after a fold failed the next is tried, unless a compaction is asked for. */
 const FOLD_RETRY_MS = 5000;
 
+/** Where commits are made durable: the JSON file's journal (below), or PostgreSQL (pg/). */
+export interface Durability {
+  readonly journalBytes: number;
+  enqueue(seq: number, ops: Op[]): void;
+  waitFor(seq: number): Promise<void>;
+  foldSoon(): void;
+  compact(): Promise<void>;
+  close(): Promise<void>;
+}
+
 interface Waiter {
   seq: number;
   resolve: () => void;
@@ -36,7 +46,7 @@ interface Waiter {
 // the data file (fold.ts): it reads the files, not the server's records, so nothing of it runs on
 // the requests' event loop. `.prev` is deleted once the new data file is on disk; a start that
 // finds it replays it before the journal and folds it in the background.
-export class Persistence {
+export class Persistence implements Durability {
   readonly dataPath: string;
   readonly #file: DataFile;
   readonly #journal: Journal;

@@ -2,7 +2,7 @@ import { Collection } from './collection';
 import type { GlobalCollections, WorkspaceCollections } from './collections';
 import { parsed, type ReplayOp } from './journal';
 import { LoadedListeners } from './loaded';
-import { Persistence } from './persistence';
+import { type Durability, Persistence } from './persistence';
 import { type Backing, ScopedStore } from './scoped';
 import { Tx } from './tx';
 import {
@@ -22,19 +22,15 @@ import {
 export type CommitHook = (changes: readonly Change[], tx: Tx) => void;
 
 /**
- * The whole data set in memory, written through a journal. Every read and write names its scope
- * (a workspace or the global scope); services only ever hold a ScopedStore for one workspace.
- * Transactions are synchronous functions: they commit whole or not at all, and nothing else runs
- * while one is open.
+ * The whole data set in memory, made durable by a journal or PostgreSQL. Every read and write
+ * names its scope (a workspace or the global one); transactions are synchronous functions that
+ * commit whole or not at all, and nothing else runs while one is open.
  */
 export class Store implements Backing {
   readonly #scopes = new Map<Scope, Map<string, Collection>>();
   /** Workspaces of the data file not parsed yet: each is, the first time anything reads it. */
   readonly #unparsed = new Map<Scope, UnparsedScope>();
-  /**
-   * What the journal, replayed at start, holds for a workspace not parsed yet: applied when it is
-   * parsed, so a restart after a crash does not parse every workspace its journal touched.
-   */
+  /** The journal's ops for a workspace not parsed yet, applied when it is (a restart parses less). */
   readonly #replayed = new Map<Scope, ReplayOp[]>();
   readonly #loaded = new LoadedListeners();
   /** Collections still the data file's bytes, for the background parse to take in turn. */
@@ -47,7 +43,7 @@ export class Store implements Backing {
   readonly #droppedListeners: ((scope: Scope) => void)[] = [];
   #seq = 0;
   #tx: Tx | undefined;
-  #persistence: Persistence | undefined;
+  #persistence: Durability | undefined;
   #closed = false;
 
   /** A store that lives only in memory (tests, throw-away servers). */
@@ -73,6 +69,16 @@ export class Store implements Backing {
       persistence.foldSoon();
     }
     return { store, created: data === null && txs.length === 0 };
+  }
+
+  /** The PostgreSQL store at `url`, in `schema` (architecture.md, The store on PostgreSQL). */
+  static async openPostgres(url: string, schema: string): Promise<Store> {
+    const { PgPersistence } = await import('./pg/persistence');
+    const { persistence, data } = await PgPersistence.open(url, schema);
+    const store = new Store();
+    store.#load(data);
+    store.#persistence = persistence;
+    return store;
   }
 
   get seq(): number {
@@ -109,10 +115,7 @@ export class Store implements Backing {
     return this.#unparsed.size + this.#spans.length;
   }
 
-  /**
-   * Parses one waiting workspace, else one waiting collection (background loading); answers
-   * whether any are left.
-   */
+  /** Parses one waiting workspace, else collection (background loading); whether any are left. */
   parseNext(): boolean {
     const next = this.#unparsed.keys().next();
     if (!next.done) {
@@ -132,10 +135,7 @@ export class Store implements Backing {
     this.#loaded.tell();
   }
 
-  /**
-   * Parses every waiting workspace, and tells the onLoaded listeners of each: before the clock
-   * moves, all due work must be known.
-   */
+  /** Parses every waiting workspace and tells the listeners: all due work, before the clock moves. */
   parseAll(): void {
     while (this.#unparsed.size > 0) {
       this.parseNext();

@@ -40,14 +40,17 @@ const MIGRATIONS: readonly ((schema: string) => string)[] = [
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
 
-/** A schema name svc can use unquoted: lower-case letters, digits and _, not starting with a digit. */
+/**
+ * A schema name as SQL names it: lower-case letters, digits and _ (not first), quoted, so even a
+ * keyword (`group`) names a schema and nothing else can be written in it.
+ */
 export function checkSchemaName(name: string): string {
   if (!IDENTIFIER.test(name)) {
     throw new Error(
       `--store-schema must be lower-case letters, digits and _ (not first), at most 63: not ${name}`,
     );
   }
-  return name;
+  return `"${name}"`;
 }
 
 /** The database was written by a newer svc: one line naming both versions. */
@@ -61,7 +64,7 @@ export async function migrate(client: PoolClient, schema: string): Promise<void>
   const s = checkSchemaName(schema);
   await client.query('BEGIN');
   try {
-    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`svc migrate ${s}`]);
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`svc migrate ${schema}`]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
     await client.query(
       `CREATE TABLE IF NOT EXISTS ${s}.migrations (
@@ -76,7 +79,7 @@ export async function migrate(client: PoolClient, schema: string): Promise<void>
     const at = rows[0]?.version ?? 0;
     if (at > SCHEMA_VERSION) {
       throw new SchemaTooNew(
-        `the database's schema ${s} is at version ${at}, written by svc ${rows[0]?.svc_version}; this svc ${SVC_VERSION} knows version ${SCHEMA_VERSION}: use that svc or a newer one`,
+        `the database's schema ${schema} is at version ${at}, written by svc ${rows[0]?.svc_version}; this svc ${SVC_VERSION} knows version ${SCHEMA_VERSION}: use that svc or a newer one`,
       );
     }
     for (let version = at + 1; version <= SCHEMA_VERSION; version++) {

@@ -1,0 +1,251 @@
+import pg from 'pg';
+import type { Durability } from '../persistence';
+import {
+  type DataFileContents,
+  DROP,
+  FORMAT,
+  FORMAT_VERSION,
+  GLOBAL,
+  type Op,
+  type RawRecord,
+  type ScopeData,
+} from '../types';
+import { checkSchemaName, migrate } from './schema';
+
+// The PostgreSQL store's durability (architecture.md, The store on PostgreSQL): what the JSON
+// file's journal does, on PostgreSQL. Transactions apply in memory at once and queue their ops
+// here; one loop writes everything queued in one PostgreSQL transaction (a group commit) and
+// then releases every answer it covered, so an answer that wrote is sent only once PostgreSQL
+// committed it.
+
+interface Waiter {
+  seq: number;
+  resolve: () => void;
+  reject: (err: Error) => void;
+}
+
+/** A statement that runs longer than this is cut (decisions.md, The store on PostgreSQL). */
+export const STATEMENT_TIMEOUT_MS = 30_000;
+/** Connections a node keeps: one commits at a time; the others load workspaces meanwhile. */
+export const POOL_SIZE = 4;
+
+/** One key's last word in a group: its record as JSON text, or null for a delete. */
+type LastWord = Map<string, { scope: string; coll: string; id: string; json: string | null }>;
+
+export class PgPersistence implements Durability {
+  readonly #pool: pg.Pool;
+  readonly #s: string;
+  #queue: { seq: number; ops: Op[] }[] = [];
+  #waiters: Waiter[] = [];
+  #durableSeq: number;
+  #loop: Promise<void> | undefined;
+  #failure: Error | undefined;
+
+  private constructor(pool: pg.Pool, schema: string, durableSeq: number) {
+    this.#pool = pool;
+    this.#s = schema;
+    this.#durableSeq = durableSeq;
+  }
+
+  /** Connects, brings the schema to this svc's version, and reads every record. */
+  static async open(
+    url: string,
+    schema: string,
+  ): Promise<{ persistence: PgPersistence; data: DataFileContents }> {
+    const s = checkSchemaName(schema);
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: POOL_SIZE,
+      statement_timeout: STATEMENT_TIMEOUT_MS,
+      connectionTimeoutMillis: 10_000,
+    });
+    // A connection that drops while idle is the pool's to replace, not an uncaught error.
+    pool.on('error', () => {});
+    try {
+      const client = await pool.connect();
+      try {
+        await migrate(client, schema);
+        const seq = await client.query<{ value: number }>(
+          `SELECT value FROM ${s}.meta WHERE key = 'seq'`,
+        );
+        const rows = await client.query<{
+          scope: string;
+          coll: string;
+          id: string;
+          data: RawRecord;
+        }>(`SELECT scope, coll, id, data FROM ${s}.records`);
+        const data = contentsOf(Number(seq.rows[0]?.value ?? 0), rows.rows);
+        return { persistence: new PgPersistence(pool, s, data.seq), data };
+      } finally {
+        client.release();
+      }
+    } catch (err) {
+      await pool.end();
+      throw err;
+    }
+  }
+
+  get journalBytes(): number {
+    return 0;
+  }
+
+  enqueue(seq: number, ops: Op[]): void {
+    this.#queue.push({ seq, ops });
+    this.#kick();
+  }
+
+  #kick(): void {
+    // What is queued between the loop's last look and its end starts the next loop.
+    this.#loop ??= this.#drain().finally(() => {
+      this.#loop = undefined;
+      if (this.#queue.length > 0 && this.#failure === undefined) {
+        this.#kick();
+      }
+    });
+  }
+
+  /** Resolves once everything up to `seq` is committed in PostgreSQL. */
+  waitFor(seq: number): Promise<void> {
+    if (this.#failure) {
+      return Promise.reject(this.#failure);
+    }
+    if (seq <= this.#durableSeq) {
+      return Promise.resolve();
+    }
+    return new Promise((resolve, reject) => this.#waiters.push({ seq, resolve, reject }));
+  }
+
+  /** PostgreSQL keeps its own files: nothing to fold. */
+  foldSoon(): void {}
+
+  compact(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  /** Commits what is queued, then lets the pool go. */
+  async close(): Promise<void> {
+    await this.#loop;
+    await this.#pool.end();
+  }
+
+  async #drain(): Promise<void> {
+    while (this.#queue.length > 0 && this.#failure === undefined) {
+      const batch = this.#queue.splice(0);
+      try {
+        await this.#commit(batch);
+      } catch (err) {
+        this.#fail(err as Error);
+        return;
+      }
+      this.#durableSeq = batch.at(-1)?.seq ?? this.#durableSeq;
+      this.#release();
+    }
+  }
+
+  /** One group: its drops, then every key's last word, the scopes' versions and the seq. */
+  async #commit(batch: { seq: number; ops: Op[] }[]): Promise<void> {
+    const s = this.#s;
+    const dropped = new Set<string>();
+    const last: LastWord = new Map();
+    for (const { ops } of batch) {
+      for (const [scope, coll, id, rec, json] of ops) {
+        if (coll === DROP) {
+          dropped.add(scope);
+          continue;
+        }
+        last.set(`${scope}\u0000${coll}\u0000${id}`, {
+          scope,
+          coll,
+          id,
+          json: rec === undefined ? null : (json ?? JSON.stringify(rec)),
+        });
+      }
+    }
+    const words = [...last.values()].filter((w) => !dropped.has(w.scope));
+    const puts = words.filter((w) => w.json !== null);
+    const deletes = words.filter((w) => w.json === null);
+    const seq = batch.at(-1)?.seq ?? 0;
+    const scopes = [...new Set(words.map((w) => w.scope))];
+    const client = await this.#pool.connect();
+    try {
+      await client.query('BEGIN');
+      if (dropped.size > 0) {
+        const gone = [...dropped];
+        await client.query(`DELETE FROM ${s}.records WHERE scope = ANY($1)`, [gone]);
+        await client.query(`DELETE FROM ${s}.scopes WHERE scope = ANY($1)`, [gone]);
+      }
+      if (puts.length > 0) {
+        await client.query(
+          `INSERT INTO ${s}.records (scope, coll, id, data)
+           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[])
+           ON CONFLICT (scope, coll, id) DO UPDATE SET data = excluded.data`,
+          [
+            puts.map((w) => w.scope),
+            puts.map((w) => w.coll),
+            puts.map((w) => w.id),
+            puts.map((w) => w.json),
+          ],
+        );
+      }
+      if (deletes.length > 0) {
+        await client.query(
+          `DELETE FROM ${s}.records r USING unnest($1::text[], $2::text[], $3::text[]) AS d(scope, coll, id)
+           WHERE r.scope = d.scope AND r.coll = d.coll AND r.id = d.id`,
+          [deletes.map((w) => w.scope), deletes.map((w) => w.coll), deletes.map((w) => w.id)],
+        );
+      }
+      if (scopes.length > 0) {
+        await client.query(
+          `INSERT INTO ${s}.scopes (scope, version) SELECT unnest($1::text[]), $2
+           ON CONFLICT (scope) DO UPDATE SET version = excluded.version`,
+          [scopes, seq],
+        );
+      }
+      await client.query(
+        `INSERT INTO ${s}.meta (key, value) VALUES ('seq', to_jsonb($1::bigint))
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+        [seq],
+      );
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  #release(): void {
+    const still: Waiter[] = [];
+    for (const waiter of this.#waiters) {
+      if (waiter.seq <= this.#durableSeq) {
+        waiter.resolve();
+      } else {
+        still.push(waiter);
+      }
+    }
+    this.#waiters = still;
+  }
+
+  #fail(err: Error): void {
+    this.#failure ??= new Error(`writing to PostgreSQL failed: ${err.message}`);
+    for (const waiter of this.#waiters) {
+      waiter.reject(this.#failure);
+    }
+    this.#waiters = [];
+  }
+}
+
+/** The rows read back as the data file's contents: every scope parsed, the global one apart. */
+function contentsOf(
+  seq: number,
+  rows: { scope: string; coll: string; id: string; data: RawRecord }[],
+): DataFileContents {
+  const global: ScopeData = {};
+  const workspaces: Record<string, ScopeData> = {};
+  for (const { scope, coll, id, data } of rows) {
+    const into = scope === GLOBAL ? global : (workspaces[scope] ??= {});
+    (into[coll] ??= {})[id] = data;
+  }
+  return { format: FORMAT, version: FORMAT_VERSION, seq, global, workspaces };
+}
