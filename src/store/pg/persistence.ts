@@ -244,8 +244,13 @@ function contentsOf(
   const global: ScopeData = {};
   const workspaces: Record<string, ScopeData> = {};
   for (const { scope, coll, id, data } of rows) {
-    const into = scope === GLOBAL ? global : (workspaces[scope] ??= {});
-    (into[coll] ??= {})[id] = data;
+    if (scope !== GLOBAL && workspaces[scope] === undefined) {
+      workspaces[scope] = {};
+    }
+    const into = scope === GLOBAL ? global : (workspaces[scope] as ScopeData);
+    const records = into[coll] ?? {};
+    into[coll] = records;
+    records[id] = data;
   }
   return { format: FORMAT, version: FORMAT_VERSION, seq, global, workspaces };
 }
