@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readFile, rm, stat, symlink } from 'node:fs/promises';
+import { copyFile, cp, mkdir, readFile, rm, stat, symlink } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -146,9 +146,12 @@ describe('shutdown', () => {
     // ready, the slowest moment for a signal to arrive.
     const dir = await tempDir();
     await mkdir(join(dir, 'bin'));
-    await mkdir(join(dir, 'dist'));
     await copyFile(BIN, join(dir, 'bin', 'svc.cjs'));
-    await copyFile(join(ROOT, 'dist', 'svc.cjs'), join(dir, 'dist', 'svc.cjs'));
+    // dist/ whole (what seeding requires beside svc.cjs too), but the cache.
+    await cp(join(ROOT, 'dist'), join(dir, 'dist'), {
+      recursive: true,
+      filter: (src) => !src.endsWith('svc.cjs.cache'),
+    });
     await symlink(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
     const data = join(dir, 'data.json');
     for (let i = 0; i < 3; i++) {
