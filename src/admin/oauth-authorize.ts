@@ -1,5 +1,4 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
 import { issueCode } from '../oauth';
 import { checkClient, checkScope, checkState, type Params, Refusal } from '../oauth/consent-checks';
 import { redirectTo } from '../oauth/consent-routes';
@@ -19,7 +18,10 @@ export const AuthorizeSchema = z
     client_id: z.string(),
     redirect_uri: z.string(),
     state: z.string(),
-    scope: z.enum(['read', 'write']).optional().openapi({ default: 'write' }),
+    scope: z
+      .enum(['read', 'write', ''])
+      .optional()
+      .openapi({ description: 'read, or write (absent or empty: write, as on the page)' }),
     workspace_id: z.string(),
     decision: z.enum(['allow', 'deny']),
   })
@@ -47,61 +49,47 @@ const authorize = createRoute({
   },
 });
 
+type Asked = z.infer<typeof AuthorizeSchema>;
+
 /**
- * The location the consent page would redirect to for `body`, after the page's checks in the
- * page's order (client, redirect_uri, scope, state, decision, workspace): `body` as sent, not as
- * the schema read it, so a field the schema would refuse first (a number, an empty scope the page
- * takes as none) is judged where the page judges it. Parameters it does not know are ignored, as
- * the page ignores them. `scope`: a control token's workspace.
+ * The location the consent page would redirect to for `asked`: its shape checked by the schema
+ * first (each field a string, `scope` and `decision` one of theirs), as on every route; then the
+ * page's own checks in the page's order (client, redirect_uri, scope, state, then the workspace).
+ * Parameters it does not know are ignored, as the page ignores them. `scope`: a control token's
+ * workspace.
  */
-function decide(rt: Runtime, body: unknown, scope: string | undefined): string {
-  const given = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+function decide(rt: Runtime, asked: Asked, scope: string | undefined): string {
   const get: Params = (name) => {
-    const value = given[name];
-    if (value !== undefined && typeof value !== 'string') {
-      throw new Refusal(400, 'Not text', `${name} must be a string`, name);
-    }
-    return value;
+    const value = asked[name as keyof Asked];
+    return typeof value === 'string' ? value : undefined;
   };
   const { app, redirectUri } = checkClient(rt, get);
-  const asked = checkScope(get);
+  const access = checkScope(get);
   const state = checkState(get);
-  const decision = get('decision');
-  if (decision !== 'allow' && decision !== 'deny') {
-    throw new Refusal(400, 'No decision', 'decision must be allow or deny', 'decision');
-  }
-  const named = get('workspace_id');
-  const workspaceId = typeof named === 'string' ? named.toLowerCase() : '';
+  const workspaceId = asked.workspace_id.toLowerCase();
   if (scope !== undefined && workspaceId !== scope) {
     throw new ApiError('forbidden', 'a control token connects its own workspace only');
   }
   if (!rt.store.global.get('workspaces', workspaceId)) {
     throw new Refusal(400, 'Unknown workspace', 'workspace_id names no workspace', 'workspace_id');
   }
-  if (decision === 'deny') {
+  if (asked.decision === 'deny') {
     return redirectTo(redirectUri, { error: 'access_denied', state });
   }
-  const code = issueCode(rt, { clientId: app.client_id, redirectUri, workspaceId, scope: asked });
+  const code = issueCode(rt, { clientId: app.client_id, redirectUri, workspaceId, scope: access });
   return redirectTo(redirectUri, { code, state });
 }
 
 export function oauthAuthorizeAdmin(rt: Runtime) {
-  const answer = (c: Context<AppEnv>, body: unknown) => {
+  return new OpenAPIHono<AppEnv>().openapi(authorize, (c) => {
     try {
-      return c.json({ location: decide(rt, body, c.get('adminScope')) }, 200);
+      const location = decide(rt, c.req.valid('json'), c.get('adminScope'));
+      return c.json({ location }, 200);
     } catch (err) {
       if (err instanceof Refusal) {
         throw new ApiError('invalid_request', err.message, err.field ?? undefined);
       }
       throw err;
     }
-  };
-  return new OpenAPIHono<AppEnv>().openapi(
-    authorize,
-    (c) => answer(c, c.req.valid('json')),
-    // The schema documents the body; the page's own order of checks judges it.
-    (result, c) =>
-      // @hono/zod-validator hands the hook the body as sent (`data`); its type leaves it out.
-      result.success ? undefined : answer(c, (result as { data?: unknown }).data),
-  );
+  });
 }

@@ -133,18 +133,28 @@ describe('POST /__admin/oauth/authorize', () => {
   });
 });
 
-describe("POST /__admin/oauth/authorize judges in the consent page's order (the issue 38 probe)", () => {
-  test('the first check the page would fail names the field, whatever comes after it', async () => {
+describe("POST /__admin/oauth/authorize: the body's shape first, then the page's checks in its order", () => {
+  test('a field of the wrong type or value is named first, as on every route', async () => {
     const r = await rig();
     for (const [body, field] of [
-      [{ client_id: 'nope', scope: 'x' }, 'client_id'],
-      [{ client_id: 'nope', decision: 'x' }, 'client_id'],
-      [{ client_id: 'nope', workspace_id: 5 }, 'client_id'],
-      [{ redirect_uri: 'x', scope: 'x' }, 'redirect_uri'],
-      [{ scope: 'x', state: '' }, 'scope'],
-      [{ state: '', decision: 'x' }, 'state'],
-      [{ decision: 'x', workspace_id: 'nope' }, 'decision'],
+      [{ client_id: 'nope', scope: 'x' }, 'scope'],
+      [{ client_id: 'nope', decision: 'x' }, 'decision'],
+      [{ client_id: 'nope', workspace_id: 5 }, 'workspace_id'],
       [{ state: 7 }, 'state'],
+    ] as const) {
+      const res = await authorize(r, body, true);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error.field, JSON.stringify(body)).toBe(field);
+    }
+  });
+
+  test('then the first check the consent page would fail, in its order', async () => {
+    const r = await rig();
+    for (const [body, field] of [
+      [{ client_id: 'nope', redirect_uri: 'https://x.example/', state: '' }, 'client_id'],
+      [{ redirect_uri: 'https://x.example/', state: '' }, 'redirect_uri'],
+      [{ state: '', workspace_id: '00000000-0000-4000-8000-000000000000' }, 'state'],
+      [{ workspace_id: '00000000-0000-4000-8000-000000000000' }, 'workspace_id'],
     ] as const) {
       const res = await authorize(r, body, true);
       expect(res.status, JSON.stringify(body)).toBe(400);
