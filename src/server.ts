@@ -16,13 +16,16 @@ import { requestLogFiles } from './platform/request-log';
 import type { Runtime } from './platform/runtime';
 import { storeMeta } from './platform/store-meta';
 import { createRuntime } from './runtime';
-import { seedDataFile } from './seed';
+import { seedDataFile, seedInto } from './seed';
 import { Store, storeFiles } from './store';
 
 export interface ServeOptions {
   port: number;
   host: string;
+  /** The data file; with `store`, only where this node keeps its request log and uploads. */
   data: string;
+  /** A PostgreSQL store (`--store`, `--store-schema`) instead of the data file. */
+  store?: { url: string; schema: string } | undefined;
   /** Seed the demo workspace when the data file is missing. */
   seed: boolean;
   config: Config;
@@ -54,6 +57,9 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   let opened: { store: Store; fresh: boolean };
   try {
     bundle = (await isBundleFile(opts.data)) ? await readBundle(opts.data) : undefined;
+    if (bundle && opts.store) {
+      throw new Error(`${opts.data} is a support bundle, served from memory: not with --store`);
+    }
     opened = await openStore(opts, bundle);
   } catch (err) {
     await bound.close();
@@ -115,6 +121,15 @@ async function openStore(
     const store = Store.memory();
     startClockAt(store, Date.parse(bundle.clock.now));
     return { store, fresh };
+  }
+  if (opts.store) {
+    const store = await Store.openPostgres(opts.store.url, opts.store.schema);
+    // A schema svc has never written to holds no store meta (a seed, or any write, leaves it).
+    const empty = store.global.get('meta', 'store') === undefined;
+    if (empty && opts.seed) {
+      await seedInto(store, { seed: DEFAULT_SEED, profile: 'demo' });
+    }
+    return { store, fresh: empty };
   }
   if (fresh && opts.seed) {
     await seedDataFile(opts.data, { seed: DEFAULT_SEED, profile: 'demo' });

@@ -8,6 +8,7 @@ import { DEFAULT_MAX_BYTES } from '../platform/request-log';
 import { defaultConfig } from '../runtime';
 import { type SeededWorkspace, seededKeys } from '../seed';
 import { startServer } from '../server';
+import { checkSchemaName } from '../store/pg/schema';
 import {
   DEFAULT_DATA,
   parseCors,
@@ -39,6 +40,9 @@ interface ServeFlags {
   /** svc made the admin token (`auto`): the banner shows it, once. */
   adminTokenMade?: boolean;
   readyFile?: string;
+  /** `--store`, else SVC_STORE: a PostgreSQL URL. */
+  store?: string;
+  storeSchema: string;
 }
 
 export function serveCommand(program: Command, hooks: Hooks): void {
@@ -86,6 +90,11 @@ export function serveCommand(program: Command, hooks: Hooks): void {
       'the control API, the inspector and record pages then need this token (or a workspace\'s control token); "auto" makes one and prints it once (default: SVC_ADMIN_TOKEN; none on a loopback address)',
     )
     .option(
+      '--store <url>',
+      'a PostgreSQL store (postgres://user@host:port/db) instead of the data file; --data then names where this node keeps its request log and uploads (default: SVC_STORE)',
+    )
+    .option('--store-schema <name>', "the store's schema in that database", 'svc')
+    .option(
       '--ready-file <file>',
       'once listening, write {base_url, app_url, pid, workspaces} there as JSON (removed at start and on a clean stop)',
     )
@@ -100,7 +109,12 @@ export function serveCommand(program: Command, hooks: Hooks): void {
       if (adminToken instanceof Error) {
         command.error(`error: ${adminToken.message}`, { exitCode: 2 });
       }
-      return serve({ ...flags, adminToken, adminTokenMade: given === 'auto' }, hooks);
+      const store = flags.store ?? (process.env.SVC_STORE || undefined);
+      const storeProblem = store === undefined ? undefined : checkStore(store, flags.storeSchema);
+      if (storeProblem !== undefined) {
+        command.error(`error: ${storeProblem}`, { exitCode: 2 });
+      }
+      return serve({ ...flags, store, adminToken, adminTokenMade: given === 'auto' }, hooks);
     });
 }
 
@@ -127,6 +141,8 @@ async function serve(flags: ServeFlags, hooks: Hooks): Promise<void> {
       host: flags.host,
       data: flags.data,
       seed: flags.seed,
+      store:
+        flags.store === undefined ? undefined : { url: flags.store, schema: flags.storeSchema },
       config: serveConfig(flags),
     });
   } catch (err) {
@@ -157,6 +173,31 @@ async function serve(flags: ServeFlags, hooks: Hooks): Promise<void> {
   }
   out(`svc listening on ${running.url}`);
   hooks.onWarm?.();
+}
+
+/** What is wrong with `--store` and `--store-schema`, if anything: exit 2 before starting. */
+function checkStore(url: string, schema: string): string | undefined {
+  if (!/^postgres(ql)?:\/\//.test(url) || !URL.canParse(url)) {
+    return `--store takes a PostgreSQL URL (postgres://user@host:port/database), not ${shownUrl(url)}`;
+  }
+  try {
+    checkSchemaName(schema);
+  } catch (err) {
+    return (err as Error).message;
+  }
+  return undefined;
+}
+
+/** A store's URL as the banner may print it: never its password. */
+function shownUrl(url: string): string {
+  if (!URL.canParse(url)) {
+    return url.replace(/:[^:@/]*@/, ':***@');
+  }
+  const parsed = new URL(url);
+  if (parsed.password !== '') {
+    parsed.password = '***';
+  }
+  return parsed.toString();
 }
 
 /** Addresses only this machine reaches: the control API may stay open on them. */
@@ -210,9 +251,19 @@ export function serveConfig(flags: ConfigFlags) {
 
 function banner(flags: ServeFlags, running: Running): void {
   out(`svc ${SVC_VERSION}: Workspace Operations REST API v1 (revision ${API_REVISION})`);
-  out(
-    `  data      ${flags.data}${running.bundle ? ' (a support bundle: served in memory, never written to)' : running.created ? (flags.seed ? ' (new, seeded with a demo workspace)' : ' (new, empty)') : ''}`,
-  );
+  const made = running.created
+    ? flags.seed
+      ? ' (new, seeded with a demo workspace)'
+      : ' (new, empty)'
+    : '';
+  if (flags.store === undefined) {
+    const kind = running.bundle ? ' (a support bundle: served in memory, never written to)' : made;
+    out(`  data      ${flags.data}${kind}`);
+  } else {
+    // decisions.md, The store on PostgreSQL: the request log and uploads stay on the node.
+    out(`  store     ${shownUrl(flags.store)}, schema ${flags.storeSchema}${made}`);
+    out(`  node data ${flags.data} (the request log and uploads)`);
+  }
   // decisions.md, Command line: only addresses that answer, the web app's first (where a person
   // starts); the base URL is the prefix of every /v1 path, answered with a credential. The error
   // codes and the signature guide are linked from /docs.

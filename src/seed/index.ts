@@ -87,22 +87,34 @@ export async function seedDataFile(
   }
   // The uploads of the workspaces the file held go with them.
   await rm(filesDirOf(path), { recursive: true, force: true });
-  const gen = await generate({ ...opts, anchorMs: SEED_ANCHOR_MS });
   const { store } = await Store.open(path);
   try {
-    const now = new Date(SEED_ANCHOR_MS).toISOString();
-    const keys = store.transaction((tx) => {
-      const meta: StoreMeta = {
-        id: 'store',
-        secret: seededSecret(opts.seed),
-        clock_offset_ms: 0,
-        seeded: { seed: opts.seed, profile: opts.profile },
-      };
-      tx.global.put('meta', meta);
-      return insertWorkspace(tx, gen, now, seededKeys(opts.seed, opts.profile, 0));
-    });
-    return [{ id: gen.workspace.id, name: gen.workspace.name, keys }];
+    return await seedInto(store, opts);
   } finally {
     await store.close();
   }
+}
+
+/**
+ * Writes one workspace of `profile` into an empty store (a new data file's, or an empty
+ * PostgreSQL schema's) with the store's meta; same seed, same records and keys.
+ */
+export async function seedInto(
+  store: Store,
+  opts: { seed: number; profile: Profile },
+): Promise<SeededWorkspace[]> {
+  const gen = await generate({ ...opts, anchorMs: SEED_ANCHOR_MS });
+  const now = new Date(SEED_ANCHOR_MS).toISOString();
+  const keys = store.transaction((tx) => {
+    const meta: StoreMeta = {
+      id: 'store',
+      secret: seededSecret(opts.seed),
+      clock_offset_ms: 0,
+      seeded: { seed: opts.seed, profile: opts.profile },
+    };
+    tx.global.put('meta', meta);
+    return insertWorkspace(tx, gen, now, seededKeys(opts.seed, opts.profile, 0));
+  });
+  await store.sync();
+  return [{ id: gen.workspace.id, name: gen.workspace.name, keys }];
 }
