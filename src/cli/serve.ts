@@ -8,7 +8,6 @@ import { DEFAULT_MAX_BYTES } from '../platform/request-log';
 import { defaultConfig } from '../runtime';
 import { type SeededWorkspace, seededKeys } from '../seed';
 import { startServer } from '../server';
-import { checkSchemaName } from '../store/pg/schema';
 import {
   DEFAULT_DATA,
   parseCors,
@@ -18,6 +17,7 @@ import {
   parseRateLimit,
 } from './options';
 import { clearReadyFile, type ReadyInfo, writeReadyFile } from './ready-file';
+import { checkStore, STORE_FLAGS, shownUrl, storeOf } from './store-flags';
 
 export interface Hooks {
   /** Called once the server is warm: bin/svc.cjs saves V8's code cache then. */
@@ -90,10 +90,10 @@ export function serveCommand(program: Command, hooks: Hooks): void {
       'the control API, the inspector and record pages then need this token (or a workspace\'s control token); "auto" makes one and prints it once (default: SVC_ADMIN_TOKEN; none on a loopback address)',
     )
     .option(
-      '--store <url>',
-      'a PostgreSQL store (postgres://user@host:port/db) instead of the data file; --data then names where this node keeps its request log and uploads (default: SVC_STORE)',
+      STORE_FLAGS.store,
+      `${STORE_FLAGS.storeHelp}; --data then names where this node keeps its request log and uploads`,
     )
-    .option('--store-schema <name>', "the store's schema in that database", 'svc')
+    .option(STORE_FLAGS.schema, STORE_FLAGS.schemaHelp, 'svc')
     .option(
       '--ready-file <file>',
       'once listening, write {base_url, app_url, pid, workspaces} there as JSON (removed at start and on a clean stop)',
@@ -109,7 +109,7 @@ export function serveCommand(program: Command, hooks: Hooks): void {
       if (adminToken instanceof Error) {
         command.error(`error: ${adminToken.message}`, { exitCode: 2 });
       }
-      const store = flags.store ?? (process.env.SVC_STORE || undefined);
+      const store = storeOf(flags.store);
       const storeProblem = store === undefined ? undefined : checkStore(store, flags.storeSchema);
       if (storeProblem !== undefined) {
         command.error(`error: ${storeProblem}`, { exitCode: 2 });
@@ -173,31 +173,6 @@ async function serve(flags: ServeFlags, hooks: Hooks): Promise<void> {
   }
   out(`svc listening on ${running.url}`);
   hooks.onWarm?.();
-}
-
-/** What is wrong with `--store` and `--store-schema`, if anything: exit 2 before starting. */
-function checkStore(url: string, schema: string): string | undefined {
-  if (!/^postgres(ql)?:\/\//.test(url) || !URL.canParse(url)) {
-    return `--store takes a PostgreSQL URL (postgres://user@host:port/database), not ${shownUrl(url)}`;
-  }
-  try {
-    checkSchemaName(schema);
-  } catch (err) {
-    return (err as Error).message;
-  }
-  return undefined;
-}
-
-/** A store's URL as the banner may print it: never its password. */
-function shownUrl(url: string): string {
-  if (!URL.canParse(url)) {
-    return url.replace(/:[^:@/]*@/, ':***@');
-  }
-  const parsed = new URL(url);
-  if (parsed.password !== '') {
-    parsed.password = '***';
-  }
-  return parsed.toString();
 }
 
 /** Addresses only this machine reaches: the control API may stay open on them. */

@@ -96,6 +96,26 @@ export async function seedDataFile(
 }
 
 /**
+ * (Re)generates the PostgreSQL store at `url`, schema `schema`, as `seedDataFile` does a data
+ * file: what the schema held is replaced by one workspace of `profile`; refused while a svc serves
+ * that schema.
+ */
+export async function seedPostgres(
+  url: string,
+  schema: string,
+  opts: { seed: number; profile: Profile },
+): Promise<SeededWorkspace[]> {
+  const { emptySchema } = await import('../store/pg/schema');
+  await emptySchema(url, schema);
+  const store = await Store.openPostgres(url, schema);
+  try {
+    return await seedInto(store, opts);
+  } finally {
+    await store.close();
+  }
+}
+
+/**
  * Writes one workspace of `profile` into an empty store (a new data file's, or an empty
  * PostgreSQL schema's) with the store's meta; same seed, same records and keys.
  */

@@ -91,6 +91,44 @@ describe.skipIf(!pgAvailable)('svc serve --store postgres://…', () => {
     expect(rows.rows.length).toBe(acknowledged.length);
   });
 
+  test('svc seed --store replaces what the schema holds with the seeded workspace: the keys of svc seed --data', async () => {
+    const args = ['--seed', '7', '--profile', 'small', '--json'];
+    const onFile = await runSvc(['seed', '--data', join(await tempDir(), 'f.json'), ...args]);
+    const onPg = await runSvc(['seed', '--store', db.url, '--store-schema', 'seeded', ...args], {
+      timeoutMs: 30_000,
+    });
+    expect(onPg.code, onPg.stderr).toBe(0);
+    const fileKeys = JSON.parse(onFile.stdout).workspaces[0].keys;
+    const pgOut = JSON.parse(onPg.stdout);
+    expect(pgOut.schema).toBe('seeded');
+    expect(pgOut.workspaces[0].keys).toEqual(fileKeys);
+    const server = await serve('seeded');
+    expect(server.stdout()).not.toMatch(/\(new/);
+    expect(bannerKeys(server.stdout())?.write).toBe(fileKeys.write.key);
+    const made = await http(`${server.url}/v1/jobs`, {
+      method: 'POST',
+      key: fileKeys.write.key,
+      body: JOB,
+    });
+    expect(made.status).toBe(201);
+    const whileServed = await runSvc(['seed', '--store', db.url, '--store-schema', 'seeded'], {
+      timeoutMs: 30_000,
+    });
+    expect(whileServed.code).toBe(1);
+    expect(whileServed.stderr).toMatch(
+      /a svc is serving schema seeded of that database: stop it first/,
+    );
+    await server.stop();
+    expect(
+      (await runSvc(['seed', '--store', db.url, '--store-schema', 'seeded'], { timeoutMs: 30_000 }))
+        .code,
+    ).toBe(0);
+    const gone = await sql.query('SELECT count(*)::int AS n FROM seeded.records WHERE id = $1', [
+      made.body.id,
+    ]);
+    expect(gone.rows[0].n).toBe(0);
+  });
+
   test('the banner never prints the database password', async () => {
     const url = new URL(db.url);
     url.password = 'not-printed-secret'; // the test cluster trusts: any password is taken

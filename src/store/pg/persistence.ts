@@ -10,7 +10,7 @@ import {
   type RawRecord,
   type ScopeData,
 } from '../types';
-import { checkSchemaName, migrate } from './schema';
+import { checkSchemaName, migrate, servingLock } from './schema';
 
 // The PostgreSQL store's durability (architecture.md, The store on PostgreSQL): what the JSON
 // file's journal does, on PostgreSQL. Transactions apply in memory at once and queue their ops
@@ -34,6 +34,8 @@ type LastWord = Map<string, { scope: string; coll: string; id: string; json: str
 
 export class PgPersistence implements Durability {
   readonly #pool: pg.Pool;
+  /** A connection of its own holding the schema's serving lock, shared (schema.ts, servingLock). */
+  readonly #holder: pg.Client;
   readonly #s: string;
   #queue: { seq: number; ops: Op[] }[] = [];
   #waiters: Waiter[] = [];
@@ -41,8 +43,9 @@ export class PgPersistence implements Durability {
   #loop: Promise<void> | undefined;
   #failure: Error | undefined;
 
-  private constructor(pool: pg.Pool, schema: string, durableSeq: number) {
+  private constructor(pool: pg.Pool, holder: pg.Client, schema: string, durableSeq: number) {
     this.#pool = pool;
+    this.#holder = holder;
     this.#s = schema;
     this.#durableSeq = durableSeq;
   }
@@ -61,7 +64,11 @@ export class PgPersistence implements Durability {
     });
     // A connection that drops while idle is the pool's to replace, not an uncaught error.
     pool.on('error', () => {});
+    const holder = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+    holder.on('error', () => {});
     try {
+      await holder.connect();
+      await holder.query('SELECT pg_advisory_lock_shared(hashtext($1))', [servingLock(schema)]);
       const client = await pool.connect();
       try {
         await migrate(client, schema);
@@ -75,12 +82,13 @@ export class PgPersistence implements Durability {
           data: RawRecord;
         }>(`SELECT scope, coll, id, data FROM ${s}.records`);
         const data = contentsOf(Number(seq.rows[0]?.value ?? 0), rows.rows);
-        return { persistence: new PgPersistence(pool, s, data.seq), data };
+        return { persistence: new PgPersistence(pool, holder, s, data.seq), data };
       } finally {
         client.release();
       }
     } catch (err) {
       await pool.end();
+      await holder.end().catch(() => {});
       throw err;
     }
   }
@@ -126,6 +134,7 @@ export class PgPersistence implements Durability {
   async close(): Promise<void> {
     await this.#loop;
     await this.#pool.end();
+    await this.#holder.end().catch(() => {});
   }
 
   async #drain(): Promise<void> {

@@ -1,4 +1,4 @@
-import type { PoolClient } from 'pg';
+import pg from 'pg';
 
 // The PostgreSQL store's schema (decisions.md, PostgreSQL): svc's own tables in a schema of their
 // own (`svc` unless --store-schema names another), created on first use and versioned by a table
@@ -60,7 +60,7 @@ export class SchemaTooNew extends Error {}
  * Brings `schema` to SCHEMA_VERSION, creating it on first use. Two svc starting at once take
  * turns (an advisory lock for the schema's migrations), so each migration runs once.
  */
-export async function migrate(client: PoolClient, schema: string): Promise<void> {
+export async function migrate(client: pg.ClientBase, schema: string): Promise<void> {
   const s = checkSchemaName(schema);
   await client.query('BEGIN');
   try {
@@ -93,5 +93,32 @@ export async function migrate(client: PoolClient, schema: string): Promise<void>
   } catch (err) {
     await client.query('ROLLBACK');
     throw err;
+  }
+}
+
+/**
+ * The advisory lock every svc serving `schema` holds, shared, for as long as it serves: `svc
+ * seed --store` takes it alone to replace what the schema holds, so it never pulls the records
+ * from under a running server.
+ */
+export const servingLock = (schema: string): string => `svc serving ${schema}`;
+
+/** Empties `schema` (made first if new) for `svc seed --store`; refused while a svc serves it. */
+export async function emptySchema(url: string, schema: string): Promise<void> {
+  const s = checkSchemaName(schema);
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  await client.connect();
+  try {
+    await migrate(client, schema);
+    const { rows } = await client.query<{ got: boolean }>(
+      'SELECT pg_try_advisory_lock(hashtext($1)) AS got',
+      [servingLock(schema)],
+    );
+    if (!rows[0]?.got) {
+      throw new Error(`a svc is serving schema ${schema} of that database: stop it first`);
+    }
+    await client.query(`TRUNCATE ${s}.records, ${s}.scopes, ${s}.changes, ${s}.meta`);
+  } finally {
+    await client.end();
   }
 }
