@@ -33,6 +33,7 @@ export async function main(argv: string[], hooks: Hooks = {}): Promise<void> {
   (await import('./replay')).replayCommand(program);
   (await import('./bundle')).bundleCommand(program);
   (await import('./coverage')).coverageCommand(program);
+  (await import('./store')).storeCommand(program);
   program
     .command('warm', { hidden: true })
     .description('run the hot paths once in memory, so the code cache covers them (npm run build)')
