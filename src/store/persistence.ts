@@ -24,6 +24,8 @@ const FOLD_RETRY_MS = 5000;
 /** Where commits are made durable: the JSON file's journal (below), or PostgreSQL (pg/). */
 export interface Durability {
   readonly journalBytes: number;
+  /** False while writes cannot be made durable (PostgreSQL being read back). */
+  readonly available?: boolean;
   enqueue(seq: number, ops: Op[]): void;
   waitFor(seq: number): Promise<void>;
   foldSoon(): void;

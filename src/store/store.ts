@@ -65,20 +65,33 @@ export class Store implements Backing {
     }
     store.#persistence = persistence;
     if (store.#dropped.size > 0) {
-      // A workspace deleted just before a crash: its records leave the data file now.
-      persistence.foldSoon();
+      persistence.foldSoon(); // a workspace deleted just before a crash leaves the file now
     }
     return { store, created: data === null && txs.length === 0 };
   }
 
   /** The PostgreSQL store at `url`, in `schema` (architecture.md, The store on PostgreSQL). */
   static async openPostgres(url: string, schema: string): Promise<Store> {
-    const { PgPersistence } = await import('./pg/persistence');
-    const { persistence, data } = await PgPersistence.open(url, schema);
+    return (await import('./pg/open')).openPostgres(url, schema);
+  }
+
+  /** A store over `data`, its commits made durable by `durability` (store/pg/open.ts). */
+  static over(data: DataFileContents, durability: Durability): Store {
     const store = new Store();
     store.#load(data);
-    store.#persistence = persistence;
+    store.#persistence = durability;
     return store;
+  }
+
+  /** Every record let go for `data`: read back from PostgreSQL after a lost commit (pg/open.ts). */
+  reload(data: DataFileContents): void {
+    const seq = this.#seq;
+    this.#scopes.clear();
+    this.#unparsed.clear();
+    this.#replayed.clear();
+    this.#spans = [];
+    this.#load(data);
+    this.#seq = Math.max(seq, data.seq);
   }
 
   get seq(): number {
@@ -93,11 +106,7 @@ export class Store implements Backing {
     return new ScopedStore(this, id);
   }
 
-  /**
-   * Calls `listener` for every workspace whose records are in memory now, and for each other
-   * workspace of the data file once it is parsed (on first use, or by `parseAll`): what a start
-   * must scan in every workspace (purges, pending deliveries) is scanned as it arrives.
-   */
+  /** `listener` for every workspace in memory, and each other once parsed: what a start scans. */
   onLoaded(listener: (scope: Scope) => void): void {
     this.#loaded.add(
       listener,
@@ -148,10 +157,7 @@ export class Store implements Backing {
     this.#hooks.push(hook);
   }
 
-  /**
-   * Runs after every commit is applied (in memory; not yet on disk), with all its changes, the
-   * hooks' writes included: the delivery worker schedules what the outbox gained here.
-   */
+  /** After every commit is applied in memory, with all its changes (the delivery worker's cue). */
   onApplied(listener: (changes: readonly Change[]) => void): void {
     this.#applied.push(listener);
   }
@@ -161,10 +167,7 @@ export class Store implements Backing {
     this.#droppedListeners.push(listener);
   }
 
-  /**
-   * A transaction over any scope (platform and admin code). A nested call joins the outer one.
-   * `quiet`: a restore, whose changes raise no events (Tx.quiet).
-   */
+  /** A transaction over any scope; a nested call joins the outer one; `quiet` raises no events. */
   transaction<T>(fn: (tx: Tx) => T, opts: { quiet?: boolean } = {}): T {
     if (this.#tx) {
       return fn(this.#tx);
@@ -231,6 +234,11 @@ export class Store implements Backing {
     return this.#persistence !== undefined;
   }
 
+  /** False while PostgreSQL is being read back after a lost commit: answers are refused. */
+  get available(): boolean {
+    return this.#persistence?.available !== false;
+  }
+
   get journalBytes(): number {
     return this.#persistence?.journalBytes ?? 0;
   }
@@ -239,14 +247,13 @@ export class Store implements Backing {
     return this.#persistence?.compact() ?? Promise.resolve();
   }
 
-  /** Flushes, folds the journal into the data file a last time and releases the data file. */
+  /** Flushes (and folds the journal into the data file a last time), then lets go. */
   async close(): Promise<void> {
     this.#closed = true;
     await this.#persistence?.close();
   }
 
-  // Inside a transaction, reads see its writes: a commit hook presenting a note sees the job made
-  // beside it, and a service reading after a put reads what it wrote.
+  // Inside a transaction, reads see its writes (a commit hook sees the job made beside it).
   read(scope: Scope, coll: string, id: string): Rec | undefined {
     if (this.#tx) {
       return this.#tx.read(scope, coll, id);
@@ -261,10 +268,7 @@ export class Store implements Backing {
     return (this.#collection(scope, coll)?.byId ?? new Map<string, Rec>()).values();
   }
 
-  /**
-   * How many changes `coll` of `scope` has had: a number that grows with every commit touching it.
-   * Inside a transaction there is no such number for what it has written: undefined.
-   */
+  /** How many changes `coll` of `scope` has had (none inside a transaction: undefined). */
   version(scope: Scope, coll: string): number | undefined {
     return this.#tx ? undefined : (this.#collection(scope, coll)?.version ?? 0);
   }
@@ -317,10 +321,7 @@ export class Store implements Backing {
     this.#loaded.parsed(scope);
   }
 
-  /**
-   * A journal's transaction at start: held for a workspace not parsed yet, its records still
-   * text (a restart then costs reading the journal, not parsing what it wrote), else applied.
-   */
+  /** A journal's transaction at start: held, still text, for a workspace not parsed yet. */
   #replay(ops: readonly ReplayOp[]): void {
     const now: ReplayOp[] = [];
     for (const op of ops) {

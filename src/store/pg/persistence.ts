@@ -41,7 +41,13 @@ export class PgPersistence implements Durability {
   #waiters: Waiter[] = [];
   #durableSeq: number;
   #loop: Promise<void> | undefined;
-  #failure: Error | undefined;
+  /**
+   * A commit failed and what memory held beyond PostgreSQL was let go: nothing is written until
+   * the store is read back (`resume`). Set, it is what every write waiting meanwhile is told.
+   */
+  #down: Error | undefined;
+  #onLost: () => void = () => {};
+  #closed = false;
 
   private constructor(pool: pg.Pool, holder: pg.Client, schema: string, durableSeq: number) {
     this.#pool = pool;
@@ -72,16 +78,7 @@ export class PgPersistence implements Durability {
       const client = await pool.connect();
       try {
         await migrate(client, schema);
-        const seq = await client.query<{ value: number }>(
-          `SELECT value FROM ${s}.meta WHERE key = 'seq'`,
-        );
-        const rows = await client.query<{
-          scope: string;
-          coll: string;
-          id: string;
-          data: RawRecord;
-        }>(`SELECT scope, coll, id, data FROM ${s}.records`);
-        const data = contentsOf(Number(seq.rows[0]?.value ?? 0), rows.rows);
+        const data = await readAll(client, s);
         return { persistence: new PgPersistence(pool, holder, s, data.seq), data };
       } finally {
         client.release();
@@ -97,16 +94,48 @@ export class PgPersistence implements Durability {
     return 0;
   }
 
+  get available(): boolean {
+    return this.#down === undefined;
+  }
+
+  /** Closed: a read back after a lost commit stops trying. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
   enqueue(seq: number, ops: Op[]): void {
+    if (this.#down) {
+      return; // let go with the rest: the store is read back before anything is written again
+    }
     this.#queue.push({ seq, ops });
     this.#kick();
+  }
+
+  /** Called when a commit failed: the store then refuses answers and reads itself back. */
+  onLost(listener: () => void): void {
+    this.#onLost = listener;
+  }
+
+  /** Every record as PostgreSQL holds it now (the store read back after a failed commit). */
+  async readAll(): Promise<DataFileContents> {
+    const client = await this.#pool.connect();
+    try {
+      return await readAll(client, this.#s);
+    } finally {
+      client.release();
+    }
+  }
+
+  /** The store was read back: commits are written again. */
+  resume(): void {
+    this.#down = undefined;
   }
 
   #kick(): void {
     // What is queued between the loop's last look and its end starts the next loop.
     this.#loop ??= this.#drain().finally(() => {
       this.#loop = undefined;
-      if (this.#queue.length > 0 && this.#failure === undefined) {
+      if (this.#queue.length > 0 && this.#down === undefined) {
         this.#kick();
       }
     });
@@ -114,11 +143,11 @@ export class PgPersistence implements Durability {
 
   /** Resolves once everything up to `seq` is committed in PostgreSQL. */
   waitFor(seq: number): Promise<void> {
-    if (this.#failure) {
-      return Promise.reject(this.#failure);
-    }
     if (seq <= this.#durableSeq) {
       return Promise.resolve();
+    }
+    if (this.#down) {
+      return Promise.reject(this.#down);
     }
     return new Promise((resolve, reject) => this.#waiters.push({ seq, resolve, reject }));
   }
@@ -132,18 +161,19 @@ export class PgPersistence implements Durability {
 
   /** Commits what is queued, then lets the pool go. */
   async close(): Promise<void> {
+    this.#closed = true;
     await this.#loop;
     await this.#pool.end();
     await this.#holder.end().catch(() => {});
   }
 
   async #drain(): Promise<void> {
-    while (this.#queue.length > 0 && this.#failure === undefined) {
+    while (this.#queue.length > 0 && this.#down === undefined) {
       const batch = this.#queue.splice(0);
       try {
         await this.#commit(batch);
       } catch (err) {
-        this.#fail(err as Error);
+        this.#lose(err as Error);
         return;
       }
       this.#durableSeq = batch.at(-1)?.seq ?? this.#durableSeq;
@@ -236,13 +266,34 @@ export class PgPersistence implements Durability {
     this.#waiters = still;
   }
 
-  #fail(err: Error): void {
-    this.#failure ??= new Error(`writing to PostgreSQL failed: ${err.message}`);
+  /**
+   * A commit failed: every write not committed yet (this group, and any queued after it, which
+   * memory built on it) is refused, and the store reads itself back (decisions.md, The store on
+   * PostgreSQL): memory never keeps a write PostgreSQL does not hold.
+   */
+  #lose(err: Error): void {
+    this.#down = new StoreUnavailable(`PostgreSQL did not commit: ${err.message}`);
+    this.#queue = [];
     for (const waiter of this.#waiters) {
-      waiter.reject(this.#failure);
+      waiter.reject(this.#down);
     }
     this.#waiters = [];
+    this.#onLost();
   }
+}
+
+/** The database cannot take a write now: answered 500 with Retry-After, and retried later. */
+export class StoreUnavailable extends Error {}
+
+/** Every record of schema `s` and the last commit's seq, as the data file's contents. */
+async function readAll(client: pg.ClientBase, s: string): Promise<DataFileContents> {
+  const seq = await client.query<{ value: number }>(
+    `SELECT value FROM ${s}.meta WHERE key = 'seq'`,
+  );
+  const rows = await client.query<{ scope: string; coll: string; id: string; data: RawRecord }>(
+    `SELECT scope, coll, id, data FROM ${s}.records`,
+  );
+  return contentsOf(Number(seq.rows[0]?.value ?? 0), rows.rows);
 }
 
 /** The rows read back as the data file's contents: every scope parsed, the global one apart. */
