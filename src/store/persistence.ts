@@ -2,6 +2,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { compactFiles } from './compactor';
 import { DataFile, parseIdentity } from './data-file';
+import { DurableMark } from './durable-mark';
 import { encodeGroup, Journal, type JournalTx, type ReplayTx } from './journal';
 import { acquireLock, noteInLock } from './lock';
 import { FoldStopped } from './pace';
@@ -33,12 +34,6 @@ export interface Durability {
   close(): Promise<void>;
 }
 
-interface Waiter {
-  seq: number;
-  resolve: () => void;
-  reject: (err: Error) => void;
-}
-
 // Group commit: transactions apply in memory at once and queue their ops here; one loop writes
 // everything queued as one journal line and fdatasyncs, then releases every waiter it covered.
 //
@@ -54,10 +49,9 @@ export class Persistence implements Durability {
   readonly #journal: Journal;
   readonly #release: () => void;
   #queue: JournalTx[] = [];
-  #waiters: Waiter[] = [];
   #compactions: { resolve: () => void; reject: (err: Error) => void }[] = [];
   #folding: Promise<void> | undefined;
-  #durableSeq: number;
+  readonly #mark: DurableMark;
   #loop: Promise<void> | undefined;
   #failure: Error | undefined;
   /**
@@ -86,7 +80,7 @@ export class Persistence implements Durability {
     this.#file = file;
     this.#journal = journal;
     this.#release = release;
-    this.#durableSeq = durableSeq;
+    this.#mark = new DurableMark(durableSeq);
   }
 
   /**
@@ -144,10 +138,7 @@ export class Persistence implements Durability {
     if (this.#failure) {
       return Promise.reject(this.#failure);
     }
-    if (seq <= this.#durableSeq) {
-      return Promise.resolve();
-    }
-    return new Promise((resolve, reject) => this.#waiters.push({ seq, resolve, reject }));
+    return this.#mark.wait(seq);
   }
 
   /** Resolves once a data file holding everything applied before this call is on disk. */
@@ -228,7 +219,7 @@ export class Persistence implements Durability {
           const group = this.#queue;
           this.#queue = [];
           await this.#journal.append(encodeGroup(group));
-          this.#markDurable(group.at(-1)?.seq ?? this.#durableSeq);
+          this.#mark.reach(group.at(-1)?.seq ?? this.#mark.seq);
         }
         if (this.#wantsFold()) {
           await this.#startFold();
@@ -345,25 +336,12 @@ export class Persistence implements Durability {
     }
   }
 
-  #markDurable(seq: number): void {
-    this.#durableSeq = Math.max(this.#durableSeq, seq);
-    const still: Waiter[] = [];
-    for (const waiter of this.#waiters) {
-      if (waiter.seq <= this.#durableSeq) {
-        waiter.resolve();
-      } else {
-        still.push(waiter);
-      }
-    }
-    this.#waiters = still;
-  }
-
   #fail(err: Error): void {
     this.#failure ??= new Error(`writing ${this.dataPath} failed: ${err.message}`);
-    for (const waiter of [...this.#waiters, ...this.#compactions]) {
+    this.#mark.rejectAll(this.#failure);
+    for (const waiter of this.#compactions) {
       waiter.reject(this.#failure);
     }
-    this.#waiters = [];
     this.#compactions = [];
   }
 }

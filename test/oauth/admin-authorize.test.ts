@@ -25,6 +25,18 @@ const authorize = (
     { invalid },
   );
 
+/** The body is refused 400, naming `field`. */
+async function expectRefused(
+  r: Awaited<ReturnType<typeof rig>>,
+  body: Record<string, unknown>,
+  field: string,
+) {
+  const res = await authorize(r, body, true);
+  expect(res.status, JSON.stringify(body)).toBe(400);
+  expect(res.body.error.code).toBe('invalid_request');
+  expect(res.body.error.field, JSON.stringify(body)).toBe(field);
+}
+
 describe('POST /__admin/oauth/authorize', () => {
   test('allow: the location carries a code and the state, and the code trades for a token of the workspace with the scope asked', async () => {
     const r = await rig();
@@ -82,10 +94,7 @@ describe('POST /__admin/oauth/authorize', () => {
       [{ client_id: 42 }, 'client_id'],
       [{ workspace_id: undefined }, 'workspace_id'],
     ] as const) {
-      const res = await authorize(r, body, true);
-      expect(res.status, JSON.stringify(body)).toBe(400);
-      expect(res.body.error.code).toBe('invalid_request');
-      expect(res.body.error.field, JSON.stringify(body)).toBe(field);
+      await expectRefused(r, body, field);
     }
     expect([...r.h.rt.store.global.values('oauth_codes')]).toHaveLength(before);
   });
@@ -142,9 +151,7 @@ describe("POST /__admin/oauth/authorize: the body's shape first, then the page's
       [{ client_id: 'nope', workspace_id: 5 }, 'workspace_id'],
       [{ state: 7 }, 'state'],
     ] as const) {
-      const res = await authorize(r, body, true);
-      expect(res.status, JSON.stringify(body)).toBe(400);
-      expect(res.body.error.field, JSON.stringify(body)).toBe(field);
+      await expectRefused(r, body, field);
     }
   });
 
@@ -156,9 +163,7 @@ describe("POST /__admin/oauth/authorize: the body's shape first, then the page's
       [{ state: '', workspace_id: '00000000-0000-4000-8000-000000000000' }, 'state'],
       [{ workspace_id: '00000000-0000-4000-8000-000000000000' }, 'workspace_id'],
     ] as const) {
-      const res = await authorize(r, body, true);
-      expect(res.status, JSON.stringify(body)).toBe(400);
-      expect(res.body.error.field, JSON.stringify(body)).toBe(field);
+      await expectRefused(r, body, field);
     }
   });
 

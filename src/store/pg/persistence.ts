@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { DurableMark } from '../durable-mark';
 import type { Durability } from '../persistence';
 import {
   type DataFileContents,
@@ -18,12 +19,6 @@ import { checkSchemaName, migrate, servingLock } from './schema';
 // then releases every answer it covered, so an answer that wrote is sent only once PostgreSQL
 // committed it.
 
-interface Waiter {
-  seq: number;
-  resolve: () => void;
-  reject: (err: Error) => void;
-}
-
 /** A statement that runs longer than this is cut (decisions.md, The store on PostgreSQL). */
 export const STATEMENT_TIMEOUT_MS = 30_000;
 /** Connections a node keeps: one commits at a time; the others load workspaces meanwhile. */
@@ -38,8 +33,7 @@ export class PgPersistence implements Durability {
   readonly #holder: pg.Client;
   readonly #s: string;
   #queue: { seq: number; ops: Op[] }[] = [];
-  #waiters: Waiter[] = [];
-  #durableSeq: number;
+  readonly #mark: DurableMark;
   #loop: Promise<void> | undefined;
   /**
    * A commit failed and what memory held beyond PostgreSQL was let go: nothing is written until
@@ -53,7 +47,7 @@ export class PgPersistence implements Durability {
     this.#pool = pool;
     this.#holder = holder;
     this.#s = schema;
-    this.#durableSeq = durableSeq;
+    this.#mark = new DurableMark(durableSeq);
   }
 
   /** Connects, brings the schema to this svc's version, and reads every record. */
@@ -143,13 +137,10 @@ export class PgPersistence implements Durability {
 
   /** Resolves once everything up to `seq` is committed in PostgreSQL. */
   waitFor(seq: number): Promise<void> {
-    if (seq <= this.#durableSeq) {
-      return Promise.resolve();
-    }
-    if (this.#down) {
+    if (this.#down && seq > this.#mark.seq) {
       return Promise.reject(this.#down);
     }
-    return new Promise((resolve, reject) => this.#waiters.push({ seq, resolve, reject }));
+    return this.#mark.wait(seq);
   }
 
   /** PostgreSQL keeps its own files: nothing to fold. */
@@ -176,8 +167,7 @@ export class PgPersistence implements Durability {
         this.#lose(err as Error);
         return;
       }
-      this.#durableSeq = batch.at(-1)?.seq ?? this.#durableSeq;
-      this.#release();
+      this.#mark.reach(batch.at(-1)?.seq ?? this.#mark.seq);
     }
   }
 
@@ -254,18 +244,6 @@ export class PgPersistence implements Durability {
     }
   }
 
-  #release(): void {
-    const still: Waiter[] = [];
-    for (const waiter of this.#waiters) {
-      if (waiter.seq <= this.#durableSeq) {
-        waiter.resolve();
-      } else {
-        still.push(waiter);
-      }
-    }
-    this.#waiters = still;
-  }
-
   /**
    * A commit failed: every write not committed yet (this group, and any queued after it, which
    * memory built on it) is refused, and the store reads itself back (decisions.md, The store on
@@ -274,10 +252,7 @@ export class PgPersistence implements Durability {
   #lose(err: Error): void {
     this.#down = new StoreUnavailable(`PostgreSQL did not commit: ${err.message}`);
     this.#queue = [];
-    for (const waiter of this.#waiters) {
-      waiter.reject(this.#down);
-    }
-    this.#waiters = [];
+    this.#mark.rejectAll(this.#down);
     this.#onLost();
   }
 }
