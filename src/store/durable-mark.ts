@@ -50,3 +50,9 @@ export class DurableMark {
     this.#waiters = [];
   }
 }
+
+/**
+ * The database could not take a write (store/pg): answered 500 with Retry-After, retried later.
+ * Here, beside the mark its waiters are told it by, so the request path need not load pg.
+ */
+export class StoreUnavailable extends Error {}

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Store } from '../../store';
-import { StoreUnavailable } from '../../store/pg/persistence';
+import { StoreUnavailable } from '../../store/durable-mark';
 import type { AppEnv } from '../app-env';
 import { ApiError } from '../errors';
 

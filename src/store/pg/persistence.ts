@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { DurableMark } from '../durable-mark';
+import { DurableMark, StoreUnavailable } from '../durable-mark';
 import type { Durability } from '../persistence';
 import {
   type DataFileContents,
@@ -256,9 +256,6 @@ export class PgPersistence implements Durability {
     this.#onLost();
   }
 }
-
-/** The database cannot take a write now: answered 500 with Retry-After, and retried later. */
-export class StoreUnavailable extends Error {}
 
 /** Every record of schema `s` and the last commit's seq, as the data file's contents. */
 async function readAll(client: pg.ClientBase, s: string): Promise<DataFileContents> {
