@@ -4,6 +4,7 @@ import { WILDCARD } from '../platform/family';
 import { fieldOf } from '../platform/openapi/validation';
 import type { Runtime } from '../platform/runtime';
 import { appContext } from '../platform/service-context';
+import type { Rec } from '../store/types';
 import type { StoredRecord, WorkspaceSnapshot } from './format';
 
 // decisions.md, Snapshots: what a restore, a copy, a store import and a served bundle check before
@@ -68,7 +69,7 @@ export function checkFrame(snap: WorkspaceSnapshot): void {
 }
 
 /** The records a restore put, by collection, with their place in the list they came in. */
-export type Written = Map<string, { rec: StoredRecord; at: number }[]>;
+export type Written = Map<string, { rec: StoredRecord; at: number; before?: Rec | undefined }[]>;
 
 /** Where a written record stands in the body that carried it, for a refusal's `field`. */
 export type FieldAt = (coll: string, at: number, rec: StoredRecord) => string;

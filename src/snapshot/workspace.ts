@@ -186,7 +186,7 @@ export function replace(
     if (there === undefined || !sameJson(there, rec)) {
       scoped.put(coll, rec);
       if (written) {
-        written.set(coll, [...(written.get(coll) ?? []), { rec, at }]);
+        written.set(coll, [...(written.get(coll) ?? []), { rec, at, before: there }]);
       }
     }
     at += 1;
@@ -230,7 +230,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** A restored job's homeowner link must not open another workspace's job as well. */
 function checkPortals(rt: Runtime, wsId: string, written: Written): void {
-  const jobs = written.get('jobs') ?? [];
+  // A job keeping the link it had here cannot take another workspace's: only new links are looked for.
+  const jobs = (written.get('jobs') ?? []).filter(
+    ({ rec, before }) => rec.portal_token !== (before as StoredRecord | undefined)?.portal_token,
+  );
   if (jobs.length === 0) {
     return;
   }
