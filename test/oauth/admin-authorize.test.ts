@@ -25,6 +25,15 @@ const authorize = (
     { invalid },
   );
 
+/** The code in `location` traded at POST /v1/oauth/token, as the app would. */
+const trade = (r: Awaited<ReturnType<typeof rig>>, location: string) =>
+  postForm(r.h, '/oauth/token', {
+    grant_type: 'authorization_code',
+    code: new URL(location).searchParams.get('code') ?? '',
+    redirect_uri: CALLBACK,
+    ...clientFields(r.app),
+  });
+
 /** The body is refused 400, naming `field`. */
 async function expectRefused(
   r: Awaited<ReturnType<typeof rig>>,
@@ -44,14 +53,8 @@ describe('POST /__admin/oauth/authorize', () => {
     const url = new URL(location);
     expect(`${url.origin}${url.pathname}`).toBe(CALLBACK);
     expect(url.searchParams.get('state')).toBe('a b&c');
-    const code = url.searchParams.get('code') ?? '';
-    expect(code).not.toBe('');
-    const traded = await postForm(r.h, '/oauth/token', {
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: CALLBACK,
-      ...clientFields(r.app),
-    });
+    expect(url.searchParams.get('code') ?? '').not.toBe('');
+    const traded = await trade(r, location);
     expect(traded.status).toBe(200);
     expect(traded.body.scope).toBe('read');
     const me = await r.h.as(traded.body.access_token).get('/ping');
@@ -61,13 +64,7 @@ describe('POST /__admin/oauth/authorize', () => {
   test('without scope the app is allowed to read and write, as on the page', async () => {
     const r = await rig();
     const { location } = await ok(authorize(r, {}));
-    const code = new URL(location).searchParams.get('code') ?? '';
-    const traded = await postForm(r.h, '/oauth/token', {
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: CALLBACK,
-      ...clientFields(r.app),
-    });
+    const traded = await trade(r, location);
     expect(traded.body.scope).toBe('write');
   });
 
@@ -170,13 +167,7 @@ describe("POST /__admin/oauth/authorize: the body's shape first, then the page's
   test('an empty scope is none, as on the page: read and write', async () => {
     const r = await rig();
     const { location } = await ok(authorize(r, { scope: '' }, true));
-    const code = new URL(location).searchParams.get('code') ?? '';
-    const traded = await postForm(r.h, '/oauth/token', {
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: CALLBACK,
-      ...clientFields(r.app),
-    });
+    const traded = await trade(r, location);
     expect(traded.body.scope).toBe('write');
   });
 });
