@@ -19,6 +19,8 @@ describe.skipIf(!pgAvailable)('the PostgreSQL schema', () => {
     await db?.drop();
   });
 
+  const versions = () => Array.from({ length: SCHEMA_VERSION }, (_, n) => n + 1);
+
   const tables = async (schema: string) =>
     (
       await pool.query<{ table_name: string }>(
@@ -34,8 +36,10 @@ describe.skipIf(!pgAvailable)('the PostgreSQL schema', () => {
     await migrate(client, 'svc');
     client.release();
     expect(await tables('svc')).toEqual(['changes', 'meta', 'migrations', 'records', 'scopes']);
-    const applied = await pool.query('SELECT version, svc_version FROM svc.migrations');
-    expect(applied.rows).toEqual([{ version: SCHEMA_VERSION, svc_version: expect.any(String) }]);
+    const applied = await pool.query('SELECT version, svc_version FROM svc.migrations ORDER BY 1');
+    expect(applied.rows).toEqual(
+      versions().map((version) => ({ version, svc_version: expect.any(String) })),
+    );
     expect(await tables('public')).toEqual(['theirs']);
     expect((await pool.query('SELECT id FROM public.theirs')).rows).toEqual([{ id: 1 }]);
   });
@@ -45,8 +49,8 @@ describe.skipIf(!pgAvailable)('the PostgreSQL schema', () => {
     await Promise.all([migrate(a, 'twice'), migrate(b, 'twice')]);
     a.release();
     b.release();
-    const applied = await pool.query('SELECT version FROM twice.migrations');
-    expect(applied.rows).toEqual([{ version: SCHEMA_VERSION }]);
+    const applied = await pool.query('SELECT version FROM twice.migrations ORDER BY 1');
+    expect(applied.rows).toEqual(versions().map((version) => ({ version })));
   });
 
   test('a schema written by a newer svc is refused, naming both versions, and left as it is', async () => {
@@ -57,7 +61,7 @@ describe.skipIf(!pgAvailable)('the PostgreSQL schema', () => {
     client.release();
     expect(err).toBeInstanceOf(SchemaTooNew);
     expect((err as Error).message).toMatch(
-      /version 99, written by svc 9\.9\.9; this svc .* knows version 1/,
+      /version 99, written by svc 9\.9\.9; this svc .* knows version 2/,
     );
     expect((err as Error).message.split('\n')).toHaveLength(1);
     const kept = await pool.query('SELECT max(version) AS v FROM newer.migrations');
@@ -70,5 +74,21 @@ describe.skipIf(!pgAvailable)('the PostgreSQL schema', () => {
       await expect(migrate(client, name)).rejects.toThrow(/--store-schema/);
     }
     client.release();
+  });
+
+  test('a version 1 schema (jsonb) is brought to json, keeping its records; then \\u0000 and key order are kept', async () => {
+    const client = await pool.connect();
+    await migrate(client, 'old', 1);
+    await client.query(
+      `INSERT INTO old.records VALUES ('g', 'things', 't1', '{"id":"t1","zz":1,"a":2}'::jsonb)`,
+    );
+    await migrate(client, 'old');
+    const kept = await client.query(`SELECT data::text AS t FROM old.records WHERE id = 't1'`);
+    expect(JSON.parse(kept.rows[0].t)).toEqual({ id: 't1', zz: 1, a: 2 });
+    const written = JSON.stringify({ id: 't2', zz: 'a\u0000b', a: 1 });
+    await client.query(`INSERT INTO old.records VALUES ('g', 'things', 't2', $1::json)`, [written]);
+    const read = await client.query(`SELECT data::text AS t FROM old.records WHERE id = 't2'`);
+    client.release();
+    expect(read.rows[0].t).toBe(written);
   });
 });

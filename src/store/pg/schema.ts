@@ -5,7 +5,7 @@ import pg from 'pg';
 // of the migrations applied. svc never touches a table outside its schema.
 
 /** The schema version this svc writes. A database at a newer one is refused, naming both. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /** What each version adds, in order: migration n takes a database from n - 1 to n. */
 const MIGRATIONS: readonly ((schema: string) => string)[] = [
@@ -36,6 +36,11 @@ const MIGRATIONS: readonly ((schema: string) => string)[] = [
       key text PRIMARY KEY,
       value jsonb NOT NULL
     );`,
+  // json, not jsonb: jsonb refuses the escape \u0000 that any string the API takes may hold, and
+  // reorders an object's keys (a job's metadata read back in another order than written).
+  (s) => `
+    ALTER TABLE ${s}.records ALTER COLUMN data TYPE json USING data::json;
+    ALTER TABLE ${s}.changes ALTER COLUMN ops TYPE json USING ops::json;`,
 ];
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -57,10 +62,15 @@ export function checkSchemaName(name: string): string {
 export class SchemaTooNew extends Error {}
 
 /**
- * Brings `schema` to SCHEMA_VERSION, creating it on first use. Two svc starting at once take
- * turns (an advisory lock for the schema's migrations), so each migration runs once.
+ * Brings `schema` to SCHEMA_VERSION (`to`, for the tests of an older schema), creating it on
+ * first use. Two svc starting at once take turns (an advisory lock for the schema's migrations),
+ * so each migration runs once.
  */
-export async function migrate(client: pg.ClientBase, schema: string): Promise<void> {
+export async function migrate(
+  client: pg.ClientBase,
+  schema: string,
+  to = SCHEMA_VERSION,
+): Promise<void> {
   const s = checkSchemaName(schema);
   await client.query('BEGIN');
   try {
@@ -82,7 +92,7 @@ export async function migrate(client: pg.ClientBase, schema: string): Promise<vo
         `the database's schema ${schema} is at version ${at}, written by svc ${rows[0]?.svc_version}; this svc ${SVC_VERSION} knows version ${SCHEMA_VERSION}: use that svc or a newer one`,
       );
     }
-    for (let version = at + 1; version <= SCHEMA_VERSION; version++) {
+    for (let version = at + 1; version <= to; version++) {
       await client.query(MIGRATIONS[version - 1]?.(s) ?? '');
       await client.query(`INSERT INTO ${s}.migrations (version, svc_version) VALUES ($1, $2)`, [
         version,
@@ -97,9 +107,9 @@ export async function migrate(client: pg.ClientBase, schema: string): Promise<vo
 }
 
 /**
- * The advisory lock every svc serving `schema` holds, shared, for as long as it serves: `svc
- * seed --store` takes it alone to replace what the schema holds, so it never pulls the records
- * from under a running server.
+ * The advisory lock a svc serving `schema` holds for as long as it serves, alone: a second svc
+ * over the same schema is refused (it would answer from a memory the first one's writes never
+ * reach), and so is `svc seed --store`, which would pull the records from under it.
  */
 export const servingLock = (schema: string): string => `svc serving ${schema}`;
 
