@@ -5,6 +5,7 @@ import type { AppEnv } from './platform/app-env';
 import { onError } from './platform/errors/handler';
 import { cors } from './platform/http/cors';
 import { durability } from './platform/http/durability';
+import { health } from './platform/http/health';
 import { notFoundHandler } from './platform/http/not-found';
 import { assignRequestId } from './platform/http/request-id';
 import { SegmentRouter } from './platform/http/router';
@@ -30,6 +31,8 @@ export function createApp(rt: Runtime, extend?: V1Extension): OpenAPIHono<AppEnv
   const config = rt.config;
   // spec, Limits: the rate-limit headers are on every response, a preflight's too.
   const stampRate = (c: Context<AppEnv>) => stampAddress(rt, c);
+  // Before every layer: a probe is answered even while the store refuses every other request.
+  app.get('/__health', health(rt.store));
   app.use('*', (c, next) => {
     assignRequestId(c);
     if (!config.appUrlFromRequest) {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { pgAvailable } from '../support/pg';
-import { bannerKeys, cleanup, http, startServe, tempDir } from '../support/spawn';
+import { bannerKeys, cleanup, http, runSvc, startServe, tempDir } from '../support/spawn';
 
 // Issue 39: the database goes away under a serving svc and comes back. A write it could not
 // commit is answered 500 `server_error` with Retry-After and is not kept; every call meanwhile is
@@ -53,6 +53,8 @@ describe.skipIf(!pgAvailable)('svc on PostgreSQL when the database goes away', (
     const meanwhile = await http(`${server.url}/v1/jobs?limit=100`, { key });
     expect(meanwhile.status).toBe(500);
     expect(meanwhile.headers.get('retry-after')).toBe('1');
+    const probe = await http(`${server.url}/__health`);
+    expect([probe.status, probe.body]).toEqual([503, { ok: false }]);
 
     cluster('resume', dir);
     let after = await http(`${server.url}/v1/jobs?limit=100`, { key });
@@ -61,6 +63,15 @@ describe.skipIf(!pgAvailable)('svc on PostgreSQL when the database goes away', (
       after = await http(`${server.url}/v1/jobs?limit=100`, { key });
     }
     expect(after.status).toBe(200);
+    const healthy = await http(`${server.url}/__health`);
+    expect([healthy.status, healthy.body]).toEqual([200, { ok: true }]);
+    // The serving lock went with the restarted database's connections; it is held again.
+    const second = await runSvc(
+      ['serve', '--port', '0', '--data', join(await tempDir(), 'n2.json'), '--store', url],
+      { timeoutMs: 30_000 },
+    );
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(/a svc already serves schema svc/);
     const names = after.body.data.map((j: { name: string }) => j.name);
     expect(names).toContain('Outage');
     expect(names).not.toContain('Lost');

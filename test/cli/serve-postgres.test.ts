@@ -129,6 +129,34 @@ describe.skipIf(!pgAvailable)('svc serve --store postgres://…', () => {
     expect(gone.rows[0].n).toBe(0);
   });
 
+  test('a second svc over a schema a svc serves exits 1, one line; another schema of the database serves', async () => {
+    const first = await serve('alone');
+    const second = await runSvc(
+      [
+        'serve',
+        '--port',
+        '0',
+        '--data',
+        join(await tempDir(), 'n2.json'),
+        '--store',
+        db.url,
+        '--store-schema',
+        'alone',
+      ],
+      { timeoutMs: 30_000 },
+    );
+    expect(second.code).toBe(1);
+    expect(second.stderr.trim()).toMatch(
+      /^svc: a svc already serves schema alone of that database: one svc a schema \(give another --store-schema\)$/,
+    );
+    const beside = await serve('beside');
+    expect((await http(`${beside.url}/v1/ping`)).status).toBe(401);
+    await beside.stop();
+    await first.stop();
+    const again = await serve('alone');
+    await again.stop();
+  });
+
   test('the banner never prints the database password', async () => {
     const url = new URL(db.url);
     url.password = 'not-printed-secret'; // the test cluster trusts: any password is taken

@@ -17,6 +17,7 @@ export async function openPostgres(url: string, schema: string): Promise<Store> 
 async function readBack(store: Store, persistence: PgPersistence): Promise<void> {
   for (;;) {
     try {
+      await persistence.rehold();
       store.reload(await persistence.readAll());
       persistence.resume();
       return;

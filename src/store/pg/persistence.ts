@@ -29,8 +29,10 @@ type LastWord = Map<string, { scope: string; coll: string; id: string; json: str
 
 export class PgPersistence implements Durability {
   readonly #pool: pg.Pool;
-  /** A connection of its own holding the schema's serving lock, shared (schema.ts, servingLock). */
-  readonly #holder: pg.Client;
+  /** A connection of its own holding the schema's serving lock (schema.ts, servingLock). */
+  #holder: pg.Client;
+  readonly #url: string;
+  readonly #schema: string;
   readonly #s: string;
   #queue: { seq: number; ops: Op[] }[] = [];
   readonly #mark: DurableMark;
@@ -43,10 +45,18 @@ export class PgPersistence implements Durability {
   #onLost: () => void = () => {};
   #closed = false;
 
-  private constructor(pool: pg.Pool, holder: pg.Client, schema: string, durableSeq: number) {
+  private constructor(
+    url: string,
+    schema: string,
+    pool: pg.Pool,
+    holder: pg.Client,
+    durableSeq: number,
+  ) {
+    this.#url = url;
+    this.#schema = schema;
     this.#pool = pool;
     this.#holder = holder;
-    this.#s = schema;
+    this.#s = checkSchemaName(schema);
     this.#mark = new DurableMark(durableSeq);
   }
 
@@ -64,22 +74,20 @@ export class PgPersistence implements Durability {
     });
     // A connection that drops while idle is the pool's to replace, not an uncaught error.
     pool.on('error', () => {});
-    const holder = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
-    holder.on('error', () => {});
+    let holder: pg.Client | undefined;
     try {
-      await holder.connect();
-      await holder.query('SELECT pg_advisory_lock_shared(hashtext($1))', [servingLock(schema)]);
+      holder = await hold(url, schema);
       const client = await pool.connect();
       try {
         await migrate(client, schema);
         const data = await readAll(client, s);
-        return { persistence: new PgPersistence(pool, holder, s, data.seq), data };
+        return { persistence: new PgPersistence(url, schema, pool, holder, data.seq), data };
       } finally {
         client.release();
       }
     } catch (err) {
       await pool.end();
-      await holder.end().catch(() => {});
+      await holder?.end().catch(() => {});
       throw err;
     }
   }
@@ -118,6 +126,16 @@ export class PgPersistence implements Durability {
     } finally {
       client.release();
     }
+  }
+
+  /**
+   * Before the store is read back: the serving lock again, on a new connection (a database that
+   * restarted let it go with the old one). Refused while another svc took the schema
+   * meanwhile, so the read back waits until it stops.
+   */
+  async rehold(): Promise<void> {
+    await this.#holder.end().catch(() => {}); // alive or not: its lock goes with it
+    this.#holder = await hold(this.#url, this.#schema);
   }
 
   /** The store was read back: commits are written again. */
@@ -206,7 +224,7 @@ export class PgPersistence implements Durability {
       if (puts.length > 0) {
         await client.query(
           `INSERT INTO ${s}.records (scope, coll, id, data)
-           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[])
+           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::json[])
            ON CONFLICT (scope, coll, id) DO UPDATE SET data = excluded.data`,
           [
             puts.map((w) => w.scope),
@@ -254,6 +272,32 @@ export class PgPersistence implements Durability {
     this.#queue = [];
     this.#mark.rejectAll(this.#down);
     this.#onLost();
+  }
+}
+
+/**
+ * A connection holding `schema`'s serving lock. Alone until several nodes are built: two svc over
+ * one schema would each answer from their own memory, and each overwrite the other's writes
+ * (decisions.md).
+ */
+async function hold(url: string, schema: string): Promise<pg.Client> {
+  const holder = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  holder.on('error', () => {});
+  try {
+    await holder.connect();
+    const held = await holder.query<{ got: boolean }>(
+      'SELECT pg_try_advisory_lock(hashtext($1)) AS got',
+      [servingLock(schema)],
+    );
+    if (!held.rows[0]?.got) {
+      throw new Error(
+        `a svc already serves schema ${schema} of that database: one svc a schema (give another --store-schema)`,
+      );
+    }
+    return holder;
+  } catch (err) {
+    await holder.end().catch(() => {});
+    throw err;
   }
 }
 

@@ -1,0 +1,15 @@
+import type { Context } from 'hono';
+import type { Store } from '../../store';
+
+// GET /__health (DESIGN.md, Shared servers): what a load balancer probes, with no credential,
+// whatever the admin token: 200 {"ok": true} while this node can serve, 503 {"ok": false} while it
+// cannot (its PostgreSQL store being read back after a lost commit), so traffic goes elsewhere.
+
+export const health = (store: Store) => (c: Context) => {
+  c.header('Cache-Control', 'no-store');
+  if (store.available) {
+    return c.json({ ok: true });
+  }
+  c.header('Retry-After', '1');
+  return c.json({ ok: false }, 503);
+};
