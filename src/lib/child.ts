@@ -8,6 +8,7 @@ import type { Running } from './running';
 
 export interface ChildOptions {
   data: string;
+  store: { url: string; schema: string } | undefined;
   /** The temporary folder made for it: removed by the child once stopped, if its parent is gone. */
   tempDir: string;
   readyFile: string;
@@ -37,6 +38,7 @@ export async function startChild(opts: ChildOptions): Promise<Running> {
     String(opts.port),
     '--data',
     opts.data,
+    ...(opts.store ? ['--store', opts.store.url, '--store-schema', opts.store.schema] : []),
     '--no-seed',
     '--ready-file',
     opts.readyFile,
@@ -52,6 +54,7 @@ export async function startChild(opts: ChildOptions): Promise<Running> {
     env: {
       ...process.env,
       SVC_ADMIN_TOKEN: '',
+      SVC_STORE: '', // nor a store in it take the place of the data file asked for
       SVC_STOP_WITH_PARENT: '1',
       SVC_REMOVE_ON_STOP: opts.tempDir,
     },

@@ -7,6 +7,7 @@ import type { Running } from './running';
 
 export interface InProcessOptions {
   data: string;
+  store: { url: string; schema: string } | undefined;
   port: number;
   rateLimit: number | 'off';
   allowLocalTargets: boolean;
@@ -17,6 +18,7 @@ export async function startInProcess(opts: InProcessOptions): Promise<Running> {
     port: opts.port,
     host: '127.0.0.1',
     data: opts.data,
+    store: opts.store,
     seed: false,
     config: serveConfig({
       rateLimit: opts.rateLimit,

@@ -40,12 +40,25 @@ function checked(options: StartOptions) {
   if (!PROFILES.includes(profile)) {
     throw new TypeError(`startSvc: profile is one of ${PROFILES.join(', ')}, not ${profile}`);
   }
-  return { port, rateLimit, profile, allowLocalTargets: options.allowLocalTargets === true };
+  if (options.store !== undefined && !/^postgres(ql)?:\/\//.test(options.store)) {
+    throw new TypeError('startSvc: store is a postgres:// URL');
+  }
+  const store =
+    options.store === undefined
+      ? undefined
+      : { url: options.store, schema: options.storeSchema ?? 'svc' };
+  return {
+    port,
+    rateLimit,
+    profile,
+    store,
+    allowLocalTargets: options.allowLocalTargets === true,
+  };
 }
 
 /** Starts svc; answers it with a workspace of its own, made for this start. */
 export async function startSvc(options: StartOptions = {}): Promise<Svc> {
-  const { port, rateLimit, profile, allowLocalTargets } = checked(options);
+  const { port, rateLimit, profile, store, allowLocalTargets } = checked(options);
   const dir = await mkdtemp(join(tmpdir(), 'svc-'));
   const data = options.data ?? join(dir, 'data.json');
   let running: Running;
@@ -53,12 +66,14 @@ export async function startSvc(options: StartOptions = {}): Promise<Svc> {
     running = options.inProcess
       ? await (await import('./in-process')).startInProcess({
           data,
+          store,
           port,
           rateLimit,
           allowLocalTargets,
         })
       : await startChild({
           data,
+          store,
           tempDir: dir,
           readyFile: join(dir, 'ready.json'),
           port,

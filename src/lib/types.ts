@@ -11,6 +11,14 @@ export interface StartOptions {
    * one made for this start.
    */
   data?: string;
+  /**
+   * A PostgreSQL store (`--store`): `postgres://user:password@host:port/database`. The records
+   * live there, in the schema `storeSchema`, made on first use (and kept by `stop()`); the
+   * request log and uploads stay in the temporary folder (or beside `data`).
+   */
+  store?: string;
+  /** The store's schema (`--store-schema`); default `svc`. One svc serves a schema at a time. */
+  storeSchema?: string;
   /** The profile of the workspace made for this start: `empty` (default), `small` or `demo`. */
   profile?: WorkspaceProfile;
   /** The seed of that workspace's fake data (same seed, same records). Default: a random one. */

@@ -153,6 +153,15 @@ export interface DataFileContents {
   workspaces: Record<string, ScopeData | UnparsedScope>;
 }
 
+/** A store with nothing in it yet: what a new PostgreSQL schema reads as. */
+export const emptyContents = (): DataFileContents => ({
+  format: FORMAT,
+  version: FORMAT_VERSION,
+  seq: 0,
+  global: {},
+  workspaces: {},
+});
+
 export class StoreFileError extends Error {}
 
 /**
