@@ -10,6 +10,37 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
 // Test files that replace a module with vi.mock: only a fresh module graph of their own sees it.
 const MOCKING = ['test/listen/signature.test.ts'];
 
+// Issue 39: the suites that go through the store through a harness run again on PostgreSQL
+// (test/support/test-store.ts): the store's own, the robustness suite, every family's HTTP tests,
+// the control API's. Where no cluster is given (SVC_TEST_PG), they run on memory alone;
+// .ci/run gives one and sets SVC_REQUIRE_PG=1, so there they always run on both.
+const ON_POSTGRES = [
+  'admin',
+  'bundle',
+  'client',
+  'contacts',
+  'estimates',
+  'faults',
+  'files',
+  'hail',
+  'invoices',
+  'jobs',
+  'notes',
+  'oauth',
+  'payments',
+  'pins',
+  'platform',
+  'resources',
+  'robustness',
+  'seed',
+  'snapshots',
+  'storm-lists',
+  'tasks',
+  'web',
+  'webhooks',
+].map((dir) => `test/${dir}/**/*.test.ts`);
+const postgres = process.env.SVC_TEST_PG !== undefined || process.env.SVC_REQUIRE_PG === '1';
+
 export default defineConfig({
   // SVC_DIST: compaction runs in the built worker (dist/compact-worker.cjs), as svc does.
   define: {
@@ -36,6 +67,21 @@ export default defineConfig({
         },
       },
       { extends: true, test: { name: 'isolated', include: MOCKING } },
+      ...(postgres
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'postgres',
+                include: ON_POSTGRES,
+                isolate: false,
+                env: { SVC_TEST_STORE: 'postgres' },
+                globalSetup: ['test/support/pg-global.ts'],
+                setupFiles: ['test/support/pg-setup.ts'],
+              },
+            },
+          ]
+        : []),
     ],
   },
 });

@@ -5,6 +5,7 @@ import { createRuntime, defaultConfig } from '../../src/runtime';
 import { Store } from '../../src/store';
 import type { V1Extension } from '../../src/v1';
 import { Contract, type Exchange } from './contract';
+import { testStore } from './test-store';
 
 // Response bodies are whatever JSON the server sent; tests read them field by field.
 // biome-ignore lint/suspicious/noExplicitAny: the one place JSON enters the tests untyped
@@ -150,7 +151,7 @@ export interface TestWorkspace {
   read: Client;
 }
 
-/** One app over a memory store; each test mints its own workspaces through /__admin. */
+/** One app over a store of its own (in memory, or PostgreSQL: test-store.ts); each test mints its own workspaces through /__admin. */
 export class Harness {
   readonly rt: Runtime;
   readonly app: ReturnType<typeof createApp>;
@@ -159,8 +160,11 @@ export class Harness {
   readonly #contracts = new Map<string, Promise<Contract>>();
 
   constructor(config: Partial<Config> = {}, opts: HarnessOptions = {}) {
+    // A harness over a request log file stands in for a restart over it, which a store in
+    // memory allows (its log keeps another store's workspaces' calls); a new PostgreSQL schema
+    // would be another store, not the same one restarted.
     this.rt = createRuntime(
-      opts.store ?? Store.memory(),
+      opts.store ?? (opts.requestLogFile ? Store.memory() : testStore()),
       defaultConfig({ log: () => {}, ...config }),
       opts.requestLogFile,
     );
