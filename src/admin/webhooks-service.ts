@@ -1,3 +1,4 @@
+import { logHolderOf } from '../deliveries/log-holder';
 import { putDelivery, putEvent } from '../deliveries/outbox';
 import type { Delivery, Notification } from '../deliveries/records';
 import { deliveryBody, eventDef, testSample } from '../events';
@@ -82,15 +83,10 @@ export function deliveryLog(
   after: Position | undefined,
   limit: number,
 ): Page<Delivery> {
-  const mine = (d: Delivery) => d.webhook_id === webhookId;
-  for (const ws of rt.store.global.values('workspaces')) {
-    const scoped = rt.store.workspace(ws.id);
-    const here =
-      scoped.get('webhooks', webhookId) !== undefined ||
-      scoped.scan('deliveries', { where: mine, limit: 1 }).items.length > 0;
-    if (here) {
-      return scoped.scan('deliveries', { after, where: mine, limit });
-    }
+  const holder = logHolderOf(rt.store, webhookId);
+  if (holder !== undefined) {
+    const mine = (d: Delivery) => d.webhook_id === webhookId;
+    return rt.store.workspace(holder).scan('deliveries', { after, where: mine, limit });
   }
   throw new ApiError('not_found', 'no such webhook');
 }

@@ -232,6 +232,26 @@ describe('a control token', () => {
     expect(left).toEqual([theirs.id]);
   });
 
+  test("a deleted subscription's delivery log stays its workspace's: another's control token is 403", async () => {
+    const h = harness({ rateLimit: null });
+    const [a, b] = [await h.workspace(), await h.workspace()];
+    const tokenOf = (ws: TestWorkspace) =>
+      (ws as unknown as { control_token: string }).control_token;
+    const hook = await ok(
+      a.api.post('/webhooks', { event: 'job.created', target_url: 'https://93.184.216.34/h' }),
+      201,
+    );
+    await ok(a.api.post('/jobs', { name: 'A', address: '1 Main St' }), 201);
+    await ok(a.api.delete(`/webhooks/${hook.id}`));
+    const path = `/webhooks/${hook.id}/deliveries`;
+    const own = await ok(h.admin.get(path, auth(tokenOf(a))));
+    expect(own.data).toHaveLength(1);
+    const other = await h.admin.get(path, auth(tokenOf(b)));
+    expect(other.status).toBe(403);
+    expect(other.body.error.code).toBe('forbidden');
+    expect(other.text).not.toContain(own.data[0].id);
+  });
+
   test('on a server without an admin token, no token still reaches everything', async () => {
     const h = harness({ rateLimit: null });
     expect((await h.admin.get('/clock')).status).toBe(200);

@@ -1,3 +1,4 @@
+import { logHolderOf } from '../../deliveries/log-holder';
 import { holderOf } from '../../platform/holder-of';
 import type { Runtime } from '../../platform/runtime';
 import type { WorkspaceCollections } from '../../store';
@@ -16,6 +17,11 @@ export function recordElsewhere(
 ): boolean {
   if (rt.store.workspace(wsId).get(coll, id) !== undefined) {
     return false;
+  }
+  if (coll === 'webhooks') {
+    // A deleted subscription's delivery log is still its workspace's alone.
+    const holder = logHolderOf(rt.store, id);
+    return holder !== undefined && holder !== wsId;
   }
   return holderOf(rt.store, coll, id) !== undefined;
 }
