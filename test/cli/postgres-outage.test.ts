@@ -90,4 +90,34 @@ describe.skipIf(!pgAvailable)('svc on PostgreSQL when the database goes away', (
     expect(rows.rows.map((r) => r.name)).toEqual(['Again', 'Outage']);
     await server.stop();
   }, 60_000);
+
+  test('with no write under way: /__health turns 503 once the database is gone, the schema is held again when it is back', async () => {
+    const server = await startServe(join(await tempDir(), 'quiet.json'), [
+      '--store',
+      url,
+      '--store-schema',
+      'quiet',
+    ]);
+    const health = async () => (await http(`${server.url}/__health`)).status;
+    expect(await health()).toBe(200);
+    cluster('halt', dir);
+    let status = await health();
+    for (let i = 0; i < 50 && status !== 503; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      status = await health();
+    }
+    expect(status).toBe(503);
+    cluster('resume', dir);
+    for (let i = 0; i < 100 && status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      status = await health();
+    }
+    expect(status).toBe(200);
+    const seed = await runSvc(['seed', '--store', url, '--store-schema', 'quiet'], {
+      timeoutMs: 30_000,
+    });
+    expect(seed.code).toBe(1);
+    expect(seed.stderr).toMatch(/a svc is serving schema quiet of that database: stop it first/);
+    await server.stop();
+  }, 60_000);
 });

@@ -41,6 +41,29 @@ describe.skipIf(!pgAvailable)('the store on PostgreSQL', () => {
     await again.close();
   });
 
+  test('opened again, every collection reads in the order memory held it: an update keeps a place, a record made again goes last', async () => {
+    const store = await Store.openPostgres(db.url, 'order');
+    const put = (id: string, n: number) =>
+      store.transaction((tx) => tx.workspace(WS).put('jobs', { id, object: 'job', n } as never));
+    for (const id of ['c', 'a', 'd', 'b']) {
+      put(id, 0);
+    }
+    put('c', 1); // updated: keeps its place
+    store.transaction((tx) => {
+      tx.workspace(WS).delete('jobs', 'a');
+      tx.workspace(WS).put('jobs', { id: 'a', object: 'job', n: 2 } as never); // one write: kept
+    });
+    put('e', 0);
+    store.transaction((tx) => tx.workspace(WS).delete('jobs', 'd'));
+    put('d', 3); // made again by a later commit of the same group: last
+    const inMemory = [...store.workspace(WS).values('jobs')].map((j) => j.id);
+    expect(inMemory).toEqual(['c', 'a', 'b', 'e', 'd']);
+    await store.close();
+    const again = await Store.openPostgres(db.url, 'order');
+    expect([...again.workspace(WS).values('jobs')].map((j) => j.id)).toEqual(inMemory);
+    await again.close();
+  });
+
   test('a group of commits keeps each key’s last word: writes, overwrites and deletes', async () => {
     const store = await Store.openPostgres(db.url, 'group');
     for (let i = 0; i < 50; i++) {

@@ -58,6 +58,20 @@ export class PgPersistence implements Durability {
     this.#holder = holder;
     this.#s = checkSchemaName(schema);
     this.#mark = new DurableMark(durableSeq);
+    this.#watch(holder);
+  }
+
+  /**
+   * The serving lock lives as long as its connection: one lost (the database stopped or
+   * restarted, the connection cut) is a commit lost, even with no write under way, so the lock
+   * is taken again before the store is read back and served (decisions.md).
+   */
+  #watch(holder: pg.Client): void {
+    holder.once('end', () => {
+      if (!this.#closed && holder === this.#holder) {
+        this.#lose(new Error('the connection holding the schema was lost'));
+      }
+    });
   }
 
   /** Connects, brings the schema to this svc's version, and reads every record. */
@@ -136,6 +150,7 @@ export class PgPersistence implements Durability {
   async rehold(): Promise<void> {
     await this.#holder.end().catch(() => {}); // alive or not: its lock goes with it
     this.#holder = await hold(this.#url, this.#schema);
+    this.#watch(this.#holder);
   }
 
   /** The store was read back: commits are written again. */
@@ -192,25 +207,7 @@ export class PgPersistence implements Durability {
   /** One group: its drops, then every key's last word, the scopes' versions and the seq. */
   async #commit(batch: { seq: number; ops: Op[] }[]): Promise<void> {
     const s = this.#s;
-    const dropped = new Set<string>();
-    const last: LastWord = new Map();
-    for (const { ops } of batch) {
-      for (const [scope, coll, id, rec, json] of ops) {
-        if (coll === DROP) {
-          dropped.add(scope);
-          continue;
-        }
-        last.set(`${scope}\u0000${coll}\u0000${id}`, {
-          scope,
-          coll,
-          id,
-          json: rec === undefined ? null : (json ?? JSON.stringify(rec)),
-        });
-      }
-    }
-    const words = [...last.values()].filter((w) => !dropped.has(w.scope));
-    const puts = words.filter((w) => w.json !== null);
-    const deletes = words.filter((w) => w.json === null);
+    const { dropped, words, puts, deletes } = lastWords(batch);
     const seq = batch.at(-1)?.seq ?? 0;
     const scopes = [...new Set(words.map((w) => w.scope))];
     const client = await this.#pool.connect();
@@ -220,6 +217,13 @@ export class PgPersistence implements Durability {
         const gone = [...dropped];
         await client.query(`DELETE FROM ${s}.records WHERE scope = ANY($1)`, [gone]);
         await client.query(`DELETE FROM ${s}.scopes WHERE scope = ANY($1)`, [gone]);
+      }
+      if (deletes.length > 0) {
+        await client.query(
+          `DELETE FROM ${s}.records r USING unnest($1::text[], $2::text[], $3::text[]) AS d(scope, coll, id)
+           WHERE r.scope = d.scope AND r.coll = d.coll AND r.id = d.id`,
+          [deletes.map((w) => w.scope), deletes.map((w) => w.coll), deletes.map((w) => w.id)],
+        );
       }
       if (puts.length > 0) {
         await client.query(
@@ -232,13 +236,6 @@ export class PgPersistence implements Durability {
             puts.map((w) => w.id),
             puts.map((w) => w.json),
           ],
-        );
-      }
-      if (deletes.length > 0) {
-        await client.query(
-          `DELETE FROM ${s}.records r USING unnest($1::text[], $2::text[], $3::text[]) AS d(scope, coll, id)
-           WHERE r.scope = d.scope AND r.coll = d.coll AND r.id = d.id`,
-          [deletes.map((w) => w.scope), deletes.map((w) => w.coll), deletes.map((w) => w.id)],
         );
       }
       if (scopes.length > 0) {
@@ -268,11 +265,52 @@ export class PgPersistence implements Durability {
    * PostgreSQL): memory never keeps a write PostgreSQL does not hold.
    */
   #lose(err: Error): void {
+    if (this.#down) {
+      return; // being read back already
+    }
     this.#down = new StoreUnavailable(`PostgreSQL did not commit: ${err.message}`);
     this.#queue = [];
     this.#mark.rejectAll(this.#down);
     this.#onLost();
   }
+}
+
+/**
+ * A group's writes as PostgreSQL takes them: the workspaces dropped, and each key's last word,
+ * in the order memory holds them (a row keeps its place, `ord`, when updated; a record deleted
+ * and made again goes last, as in memory, by a delete before its insert).
+ */
+function lastWords(batch: { seq: number; ops: Op[] }[]) {
+  const dropped = new Set<string>();
+  const last: LastWord = new Map();
+  const reborn = new Set<string>();
+  for (const { ops } of batch) {
+    for (const [scope, coll, id, rec, json] of ops) {
+      if (coll === DROP) {
+        dropped.add(scope);
+        continue;
+      }
+      const key = `${scope}\u0000${coll}\u0000${id}`;
+      if (rec !== undefined && last.get(key)?.json === null) {
+        last.delete(key);
+        reborn.add(key);
+      }
+      last.set(key, {
+        scope,
+        coll,
+        id,
+        json: rec === undefined ? null : (json ?? JSON.stringify(rec)),
+      });
+    }
+  }
+  const kept = [...last].filter(([, w]) => !dropped.has(w.scope));
+  const words = kept.map(([, w]) => w);
+  return {
+    dropped,
+    words,
+    puts: words.filter((w) => w.json !== null),
+    deletes: kept.filter(([key, w]) => w.json === null || reborn.has(key)).map(([, w]) => w),
+  };
 }
 
 /**
@@ -307,7 +345,7 @@ async function readAll(client: pg.ClientBase, s: string): Promise<DataFileConten
     `SELECT value FROM ${s}.meta WHERE key = 'seq'`,
   );
   const rows = await client.query<{ scope: string; coll: string; id: string; data: RawRecord }>(
-    `SELECT scope, coll, id, data FROM ${s}.records`,
+    `SELECT scope, coll, id, data FROM ${s}.records ORDER BY ord`,
   );
   return contentsOf(Number(seq.rows[0]?.value ?? 0), rows.rows);
 }

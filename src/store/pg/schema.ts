@@ -5,7 +5,7 @@ import pg from 'pg';
 // of the migrations applied. svc never touches a table outside its schema.
 
 /** The schema version this svc writes. A database at a newer one is refused, naming both. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** What each version adds, in order: migration n takes a database from n - 1 to n. */
 const MIGRATIONS: readonly ((schema: string) => string)[] = [
@@ -41,6 +41,9 @@ const MIGRATIONS: readonly ((schema: string) => string)[] = [
   (s) => `
     ALTER TABLE ${s}.records ALTER COLUMN data TYPE json USING data::json;
     ALTER TABLE ${s}.changes ALTER COLUMN ops TYPE json USING ops::json;`,
+  // Each record's place in its collection, which memory keeps (the order it was first written)
+  // and answers in where nothing else orders (the workspaces, a snapshot): kept by an update.
+  (s) => `ALTER TABLE ${s}.records ADD COLUMN ord bigserial;`,
 ];
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -112,6 +115,22 @@ export async function migrate(
  * reach), and so is `svc seed --store`, which would pull the records from under it.
  */
 export const servingLock = (schema: string): string => `svc serving ${schema}`;
+
+/** Whether `schema` is in that database (svc store copy reads only a store that is there). */
+export async function schemaExists(url: string, schema: string): Promise<boolean> {
+  checkSchemaName(schema);
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      `SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'migrations'`,
+      [schema],
+    );
+    return rows.length > 0;
+  } finally {
+    await client.end();
+  }
+}
 
 /** Empties `schema` (made first if new) for `svc seed --store`; refused while a svc serves it. */
 export async function emptySchema(url: string, schema: string): Promise<void> {
