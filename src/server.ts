@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { dirname } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import { createApp } from './app';
 import { isBundleFile, readBundle } from './bundle/file';
@@ -123,6 +125,9 @@ async function openStore(
     return { store, fresh };
   }
   if (opts.store) {
+    // The node's own files (its request log, uploads) go beside --data, made if missing as a
+    // data file's folder is.
+    await mkdir(dirname(opts.data), { recursive: true });
     const store = await Store.openPostgres(opts.store.url, opts.store.schema);
     // A schema svc has never written to holds no store meta (a seed, or any write, leaves it).
     const empty = store.global.get('meta', 'store') === undefined;

@@ -157,6 +157,19 @@ describe.skipIf(!pgAvailable)('svc serve --store postgres://…', () => {
     await again.stop();
   });
 
+  test('the request log is kept beside --data, its folder made if missing, and read back after a restart', async () => {
+    const data = join(await tempDir(), 'not', 'yet', 'node.json');
+    const first = await startServe(data, ['--store', db.url, '--store-schema', 'logged']);
+    const key = bannerKeys(first.stdout())?.write ?? '';
+    expect((await http(`${first.url}/v1/ping`, { key })).status).toBe(200);
+    await first.stop();
+    expect(first.stderr()).not.toMatch(/request log/);
+    const again = await startServe(data, ['--store', db.url, '--store-schema', 'logged']);
+    const logged = await http(`${again.url}/__admin/requests?path=/v1/ping`);
+    expect(logged.body.data).toHaveLength(1);
+    await again.stop();
+  });
+
   test('the banner never prints the database password', async () => {
     const url = new URL(db.url);
     url.password = 'not-printed-secret'; // the test cluster trusts: any password is taken
