@@ -26,11 +26,11 @@ export function createApp(rt: Runtime, extend?: V1Extension): OpenAPIHono<AppEnv
   });
   // The request id, CORS on /v1, then the wait for the disk, as one layer: every layer costs
   // each request time.
-  const durable = durability(rt.store);
   const origins = rt.config.cors;
   const config = rt.config;
   // spec, Limits: the rate-limit headers are on every response, a preflight's too.
   const stampRate = (c: Context<AppEnv>) => stampAddress(rt, c);
+  const durable = durability(rt.store, stampRate);
   // Before every layer: a probe is answered even while the store refuses every other request.
   app.get('/__health', health(rt.store));
   app.use('*', (c, next) => {

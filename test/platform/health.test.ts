@@ -33,4 +33,7 @@ test('GET /__health answers 503 {ok: false} with Retry-After while the store can
   expect(res.headers.get('retry-after')).toBe('1');
   const other = await h.app.request('/v1/ping');
   expect(other.status).toBe(500);
+  // spec, Limits: rate-limit headers on every response, this refusal's too.
+  expect(other.headers.get('x-ratelimit-limit')).toBe('120');
+  expect(other.headers.get('retry-after')).toBe('1');
 });

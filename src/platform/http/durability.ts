@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { Store } from '../../store';
 import { StoreUnavailable } from '../../store/durable-mark';
 import type { AppEnv } from '../app-env';
@@ -16,9 +16,12 @@ const unavailable = () =>
   });
 
 export const durability =
-  (store: Store): MiddlewareHandler<AppEnv> =>
-  async (_c, next) => {
+  (store: Store, stampRate: (c: Context<AppEnv>) => void): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
     if (!store.available) {
+      if (c.req.path.startsWith('/v1/')) {
+        stampRate(c); // spec, Limits: the rate-limit headers are on every response
+      }
       throw unavailable();
     }
     const seq = store.seq;
