@@ -43,6 +43,11 @@ export function storeCommand(program: Command): void {
       }
       const side = (at: string): StoreAt => {
         if (!isPostgres(at)) {
+          if (/^[a-z][a-z0-9+.-]*:\/\//i.test(at)) {
+            usage(
+              `${shownUrl(at)} is a URL, and not PostgreSQL's (postgres://…): give one, or a data file`,
+            );
+          }
           return { file: at };
         }
         const problem = checkStore(at, flags.storeSchema);

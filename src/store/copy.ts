@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { storeFiles } from './persistence';
 import { Store } from './store';
@@ -31,8 +32,23 @@ async function empty(at: StoreAt): Promise<void> {
   await emptySchema(at.url, at.schema);
 }
 
+/** A source that is not there is refused, not read as an empty store that empties the destination. */
+async function mustExist(at: StoreAt): Promise<void> {
+  if ('file' in at) {
+    if (!storeFiles(at.file).some((file) => existsSync(file))) {
+      throw new Error(`no data file at ${at.file}`);
+    }
+    return;
+  }
+  const { schemaExists } = await import('./pg/schema');
+  if (!(await schemaExists(at.url, at.schema))) {
+    throw new Error(`that database has no schema ${at.schema}`);
+  }
+}
+
 /** Copies every record of `from` into `to`, replacing what `to` held: one transaction a scope. */
 export async function copyStore(from: StoreAt, to: StoreAt): Promise<Copied> {
+  await mustExist(from);
   const source = await open(from);
   try {
     await empty(to);

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { freshDatabase, pgAvailable } from '../support/pg';
@@ -66,6 +67,46 @@ describe.skipIf(!pgAvailable)('svc store copy', () => {
     expect(onPg).toEqual(original);
     expect(roundTrip).toEqual(original);
   }, 120_000);
+
+  test('a source that is not there (a data file, a schema) is exit 1, and the destination is left as it was', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'kept.json');
+    expect((await runSvc(['seed', '--data', file, '--profile', 'small', '--seed', '2'])).code).toBe(
+      0,
+    );
+    const into = ['--to', db.url, '--store-schema', 'kept'];
+    expect((await runSvc(['store', 'copy', '--from', file, ...into])).code).toBe(0);
+    const missing = join(dir, 'typo.json');
+    const fromFile = await runSvc(['store', 'copy', '--from', missing, ...into]);
+    expect([fromFile.code, fromFile.stderr.trim()]).toEqual([1, `svc: no data file at ${missing}`]);
+    expect(existsSync(`${missing}.journal`)).toBe(false);
+    const fromSchema = await runSvc([
+      'store',
+      'copy',
+      '--from',
+      db.url,
+      '--store-schema',
+      'nosuch',
+      '--to',
+      join(dir, 'out.json'),
+    ]);
+    expect([fromSchema.code, fromSchema.stderr.trim()]).toEqual([
+      1,
+      'svc: that database has no schema nosuch',
+    ]);
+    const back = join(dir, 'back.json');
+    const copied = await runSvc([
+      'store',
+      'copy',
+      '--from',
+      db.url,
+      '--store-schema',
+      'kept',
+      '--to',
+      back,
+    ]);
+    expect(copied.stdout).toMatch(/: 1 workspaces, [1-9]\d* records/);
+  }, 60_000);
 });
 
 describe('svc store copy: bad usage', () => {
@@ -83,6 +124,7 @@ describe('svc store copy: bad usage', () => {
         '--store-schema',
         'No',
       ],
+      ['store', 'copy', '--from', 'a.json', '--to', 'mysql://x@127.0.0.1/db'],
     ]) {
       const run = await runSvc(args);
       expect(run.code, args.join(' ')).toBe(2);
