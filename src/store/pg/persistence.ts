@@ -3,7 +3,6 @@ import { DurableMark, StoreUnavailable } from '../durable-mark';
 import type { Durability } from '../persistence';
 import {
   type DataFileContents,
-  DROP,
   FORMAT,
   FORMAT_VERSION,
   GLOBAL,
@@ -11,6 +10,7 @@ import {
   type RawRecord,
   type ScopeData,
 } from '../types';
+import { writeGroup } from './commit';
 import { checkSchemaName, migrate, servingLock } from './schema';
 
 // The PostgreSQL store's durability (architecture.md, The store on PostgreSQL): what the JSON
@@ -23,9 +23,6 @@ import { checkSchemaName, migrate, servingLock } from './schema';
 export const STATEMENT_TIMEOUT_MS = 30_000;
 /** Connections a node keeps: one commits at a time; the others load workspaces meanwhile. */
 export const POOL_SIZE = 4;
-
-/** One key's last word in a group: its record as JSON text, or null for a delete. */
-type LastWord = Map<string, { scope: string; coll: string; id: string; json: string | null }>;
 
 export class PgPersistence implements Durability {
   readonly #pool: pg.Pool;
@@ -204,56 +201,11 @@ export class PgPersistence implements Durability {
     }
   }
 
-  /** One group: its drops, then every key's last word, the scopes' versions and the seq. */
+  /** One group, whole or not at all (pg/commit.ts). */
   async #commit(batch: { seq: number; ops: Op[] }[]): Promise<void> {
-    const s = this.#s;
-    const { dropped, words, puts, deletes } = lastWords(batch);
-    const seq = batch.at(-1)?.seq ?? 0;
-    const scopes = [...new Set(words.map((w) => w.scope))];
     const client = await this.#pool.connect();
     try {
-      await client.query('BEGIN');
-      if (dropped.size > 0) {
-        const gone = [...dropped];
-        await client.query(`DELETE FROM ${s}.records WHERE scope = ANY($1)`, [gone]);
-        await client.query(`DELETE FROM ${s}.scopes WHERE scope = ANY($1)`, [gone]);
-      }
-      if (deletes.length > 0) {
-        await client.query(
-          `DELETE FROM ${s}.records r USING unnest($1::text[], $2::text[], $3::text[]) AS d(scope, coll, id)
-           WHERE r.scope = d.scope AND r.coll = d.coll AND r.id = d.id`,
-          [deletes.map((w) => w.scope), deletes.map((w) => w.coll), deletes.map((w) => w.id)],
-        );
-      }
-      if (puts.length > 0) {
-        await client.query(
-          `INSERT INTO ${s}.records (scope, coll, id, data)
-           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::json[])
-           ON CONFLICT (scope, coll, id) DO UPDATE SET data = excluded.data`,
-          [
-            puts.map((w) => w.scope),
-            puts.map((w) => w.coll),
-            puts.map((w) => w.id),
-            puts.map((w) => w.json),
-          ],
-        );
-      }
-      if (scopes.length > 0) {
-        await client.query(
-          `INSERT INTO ${s}.scopes (scope, version) SELECT unnest($1::text[]), $2
-           ON CONFLICT (scope) DO UPDATE SET version = excluded.version`,
-          [scopes, seq],
-        );
-      }
-      await client.query(
-        `INSERT INTO ${s}.meta (key, value) VALUES ('seq', to_jsonb($1::bigint))
-         ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
-        [seq],
-      );
-      await client.query('COMMIT');
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw err;
+      await writeGroup(client, this.#s, batch);
     } finally {
       client.release();
     }
@@ -273,44 +225,6 @@ export class PgPersistence implements Durability {
     this.#mark.rejectAll(this.#down);
     this.#onLost();
   }
-}
-
-/**
- * A group's writes as PostgreSQL takes them: the workspaces dropped, and each key's last word,
- * in the order memory holds them (a row keeps its place, `ord`, when updated; a record deleted
- * and made again goes last, as in memory, by a delete before its insert).
- */
-function lastWords(batch: { seq: number; ops: Op[] }[]) {
-  const dropped = new Set<string>();
-  const last: LastWord = new Map();
-  const reborn = new Set<string>();
-  for (const { ops } of batch) {
-    for (const [scope, coll, id, rec, json] of ops) {
-      if (coll === DROP) {
-        dropped.add(scope);
-        continue;
-      }
-      const key = `${scope}\u0000${coll}\u0000${id}`;
-      if (rec !== undefined && last.get(key)?.json === null) {
-        last.delete(key);
-        reborn.add(key);
-      }
-      last.set(key, {
-        scope,
-        coll,
-        id,
-        json: rec === undefined ? null : (json ?? JSON.stringify(rec)),
-      });
-    }
-  }
-  const kept = [...last].filter(([, w]) => !dropped.has(w.scope));
-  const words = kept.map(([, w]) => w);
-  return {
-    dropped,
-    words,
-    puts: words.filter((w) => w.json !== null),
-    deletes: kept.filter(([key, w]) => w.json === null || reborn.has(key)).map(([, w]) => w),
-  };
 }
 
 /**
