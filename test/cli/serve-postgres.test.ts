@@ -1,7 +1,6 @@
 import { join } from 'node:path';
-import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { freshDatabase, pgAvailable } from '../support/pg';
+import { afterEach, describe, expect, test } from 'vitest';
+import { databaseForFile, pgAvailable } from '../support/pg';
 import { bannerKeys, cleanup, http, runSvc, startServe, tempDir } from '../support/spawn';
 
 // Issue 39: `svc serve --store postgres://…` serves the same API on PostgreSQL: a new schema is
@@ -19,16 +18,7 @@ const JOB = {
 };
 
 describe.skipIf(!pgAvailable)('svc serve --store postgres://…', () => {
-  let db: Awaited<ReturnType<typeof freshDatabase>>;
-  let sql: pg.Pool;
-  beforeAll(async () => {
-    db = await freshDatabase('serve');
-    sql = new pg.Pool({ connectionString: db.url, max: 2 });
-  });
-  afterAll(async () => {
-    await sql?.end();
-    await db?.drop();
-  });
+  const db = databaseForFile('serve');
 
   const serve = async (schema: string) =>
     startServe(join(await tempDir(), 'node.json'), ['--store', db.url, '--store-schema', schema]);
@@ -46,7 +36,7 @@ describe.skipIf(!pgAvailable)('svc serve --store postgres://…', () => {
       body: JOB,
     });
     expect(made.status).toBe(201);
-    const row = await sql.query(
+    const row = await db.sql.query(
       "SELECT data->>'name' AS name FROM restart.records WHERE coll = 'jobs' AND id = $1",
       [made.body.id],
     );
@@ -84,7 +74,7 @@ describe.skipIf(!pgAvailable)('svc serve --store postgres://…', () => {
     killed = true;
     await Promise.all(writers);
     expect(acknowledged.length).toBeGreaterThan(20);
-    const rows = await sql.query(
+    const rows = await db.sql.query(
       "SELECT id FROM crash.records WHERE coll = 'jobs' AND id = ANY($1)",
       [acknowledged],
     );
@@ -123,7 +113,7 @@ describe.skipIf(!pgAvailable)('svc serve --store postgres://…', () => {
       (await runSvc(['seed', '--store', db.url, '--store-schema', 'seeded'], { timeoutMs: 30_000 }))
         .code,
     ).toBe(0);
-    const gone = await sql.query('SELECT count(*)::int AS n FROM seeded.records WHERE id = $1', [
+    const gone = await db.sql.query('SELECT count(*)::int AS n FROM seeded.records WHERE id = $1', [
       made.body.id,
     ]);
     expect(gone.rows[0].n).toBe(0);

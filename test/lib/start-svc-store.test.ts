@@ -1,7 +1,6 @@
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { startSvc } from '../../src/lib';
-import { freshDatabase, pgAvailable } from '../support/pg';
+import { databaseForFile, pgAvailable } from '../support/pg';
 
 // Issue 39: `startSvc({store, storeSchema})` is `svc serve --store … --store-schema …`, in a
 // child process or in this one: the workspace made for the start lives in PostgreSQL, and a start
@@ -14,16 +13,7 @@ test('a store that is no postgres:// URL is a TypeError, and nothing is started'
 });
 
 describe.skipIf(!pgAvailable)('startSvc({store})', () => {
-  let db: Awaited<ReturnType<typeof freshDatabase>>;
-  let sql: pg.Pool;
-  beforeAll(async () => {
-    db = await freshDatabase('lib');
-    sql = new pg.Pool({ connectionString: db.url, max: 2 });
-  });
-  afterAll(async () => {
-    await sql?.end();
-    await db?.drop();
-  });
+  const db = databaseForFile('lib');
 
   for (const inProcess of [false, true]) {
     test(`${inProcess ? 'in process' : 'a child'}: the records are rows of the schema, and a start after stop finds them`, async () => {
@@ -40,7 +30,7 @@ describe.skipIf(!pgAvailable)('startSvc({store})', () => {
       expect(made.status).toBe(201);
       const job = (await made.json()) as { id: string };
       await svc.stop();
-      const rows = await sql.query(
+      const rows = await db.sql.query(
         `SELECT data->>'name' AS name FROM ${storeSchema}.records WHERE coll = 'jobs' AND id = $1`,
         [job.id],
       );
@@ -67,7 +57,7 @@ describe.skipIf(!pgAvailable)('startSvc({store})', () => {
         process.env.SVC_STORE = before;
       }
     }
-    const schemas = await sql.query(
+    const schemas = await db.sql.query(
       "SELECT schema_name FROM information_schema.schemata WHERE schema_name = 'svc'",
     );
     expect(schemas.rows).toEqual([]);

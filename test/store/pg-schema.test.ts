@@ -1,62 +1,54 @@
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { migrate, SCHEMA_VERSION, SchemaTooNew } from '../../src/store/pg/schema';
-import { freshDatabase, pgAvailable } from '../support/pg';
+import { databaseForFile, pgAvailable } from '../support/pg';
 
 // Issue 39: the PostgreSQL store's schema is created on first use, in a schema of svc's own,
 // versioned by a migrations table; a database written by a newer svc is refused with one line
 // naming both versions; svc never touches a table outside its schema.
 
 describe.skipIf(!pgAvailable)('the PostgreSQL schema', () => {
-  let db: Awaited<ReturnType<typeof freshDatabase>>;
-  let pool: pg.Pool;
-  beforeAll(async () => {
-    db = await freshDatabase('schema');
-    pool = new pg.Pool({ connectionString: db.url, max: 4 });
-  });
-  afterAll(async () => {
-    await pool?.end();
-    await db?.drop();
-  });
+  const db = databaseForFile('schema', 4);
 
   const versions = () => Array.from({ length: SCHEMA_VERSION }, (_, n) => n + 1);
 
   const tables = async (schema: string) =>
     (
-      await pool.query<{ table_name: string }>(
+      await db.sql.query<{ table_name: string }>(
         'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1',
         [schema],
       )
     ).rows.map((r) => r.table_name);
 
   test('made on first use in its own schema, with the migrations applied recorded', async () => {
-    await pool.query('CREATE TABLE public.theirs (id int primary key)');
-    await pool.query('INSERT INTO public.theirs VALUES (1)');
-    const client = await pool.connect();
+    await db.sql.query('CREATE TABLE public.theirs (id int primary key)');
+    await db.sql.query('INSERT INTO public.theirs VALUES (1)');
+    const client = await db.sql.connect();
     await migrate(client, 'svc');
     client.release();
     expect(await tables('svc')).toEqual(['changes', 'meta', 'migrations', 'records', 'scopes']);
-    const applied = await pool.query('SELECT version, svc_version FROM svc.migrations ORDER BY 1');
+    const applied = await db.sql.query(
+      'SELECT version, svc_version FROM svc.migrations ORDER BY 1',
+    );
     expect(applied.rows).toEqual(
       versions().map((version) => ({ version, svc_version: expect.any(String) })),
     );
     expect(await tables('public')).toEqual(['theirs']);
-    expect((await pool.query('SELECT id FROM public.theirs')).rows).toEqual([{ id: 1 }]);
+    expect((await db.sql.query('SELECT id FROM public.theirs')).rows).toEqual([{ id: 1 }]);
   });
 
   test('a second start, or two at once, migrates nothing twice', async () => {
-    const [a, b] = [await pool.connect(), await pool.connect()];
+    const [a, b] = [await db.sql.connect(), await db.sql.connect()];
     await Promise.all([migrate(a, 'twice'), migrate(b, 'twice')]);
     a.release();
     b.release();
-    const applied = await pool.query('SELECT version FROM twice.migrations ORDER BY 1');
+    const applied = await db.sql.query('SELECT version FROM twice.migrations ORDER BY 1');
     expect(applied.rows).toEqual(versions().map((version) => ({ version })));
   });
 
   test('a schema written by a newer svc is refused, naming both versions, and left as it is', async () => {
-    const client = await pool.connect();
+    const client = await db.sql.connect();
     await migrate(client, 'newer');
-    await pool.query("INSERT INTO newer.migrations (version, svc_version) VALUES (99, '9.9.9')");
+    await db.sql.query("INSERT INTO newer.migrations (version, svc_version) VALUES (99, '9.9.9')");
     const err = await migrate(client, 'newer').catch((e: unknown) => e);
     client.release();
     expect(err).toBeInstanceOf(SchemaTooNew);
@@ -66,12 +58,12 @@ describe.skipIf(!pgAvailable)('the PostgreSQL schema', () => {
       ),
     );
     expect((err as Error).message.split('\n')).toHaveLength(1);
-    const kept = await pool.query('SELECT max(version) AS v FROM newer.migrations');
+    const kept = await db.sql.query('SELECT max(version) AS v FROM newer.migrations');
     expect(kept.rows[0].v).toBe(99);
   });
 
   test('a schema name that is not a plain identifier is refused before anything is made', async () => {
-    const client = await pool.connect();
+    const client = await db.sql.connect();
     for (const name of ['Svc', 'svc; drop table x', '1svc', '']) {
       await expect(migrate(client, name)).rejects.toThrow(/--store-schema/);
     }
@@ -79,7 +71,7 @@ describe.skipIf(!pgAvailable)('the PostgreSQL schema', () => {
   });
 
   test('a version 1 schema (jsonb) is brought to json, keeping its records; then \\u0000 and key order are kept', async () => {
-    const client = await pool.connect();
+    const client = await db.sql.connect();
     await migrate(client, 'old', 1);
     await client.query(
       `INSERT INTO old.records VALUES ('g', 'things', 't1', '{"id":"t1","zz":1,"a":2}'::jsonb)`,

@@ -1,7 +1,6 @@
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { Store } from '../../src/store';
-import { freshDatabase, pgAvailable } from '../support/pg';
+import { databaseForFile, pgAvailable } from '../support/pg';
 
 // Issue 39: the store on PostgreSQL. Commits apply in memory and are made durable in PostgreSQL,
 // a group of them in one PostgreSQL transaction; sync() resolves once they are committed there;
@@ -10,16 +9,7 @@ import { freshDatabase, pgAvailable } from '../support/pg';
 const WS = '0b6b8a55-1b75-4c7e-9d35-2a0b3a1c9e01';
 
 describe.skipIf(!pgAvailable)('the store on PostgreSQL', () => {
-  let db: Awaited<ReturnType<typeof freshDatabase>>;
-  let sql: pg.Pool;
-  beforeAll(async () => {
-    db = await freshDatabase('store');
-    sql = new pg.Pool({ connectionString: db.url, max: 2 });
-  });
-  afterAll(async () => {
-    await sql?.end();
-    await db?.drop();
-  });
+  const db = databaseForFile('store');
 
   test('what was committed is there when the store is opened again, and psql reads it', async () => {
     const store = await Store.openPostgres(db.url, 'reopen');
@@ -29,7 +19,7 @@ describe.skipIf(!pgAvailable)('the store on PostgreSQL', () => {
       tx.workspace(WS).put('jobs', { id: 'j2', object: 'job', name: 'Gutters' } as never);
     });
     await store.sync();
-    const rows = await sql.query(
+    const rows = await db.sql.query(
       "SELECT data FROM reopen.records WHERE scope = $1 AND coll = 'jobs' ORDER BY id",
       [WS],
     );
@@ -75,7 +65,7 @@ describe.skipIf(!pgAvailable)('the store on PostgreSQL', () => {
       });
     }
     await store.sync();
-    const rows = await sql.query(
+    const rows = await db.sql.query(
       `SELECT id, (data->>'n')::int AS n FROM "group".records WHERE coll = 'jobs' ORDER BY id`,
     );
     const inMemory = [...store.workspace(WS).values('jobs')]
@@ -96,7 +86,7 @@ describe.skipIf(!pgAvailable)('the store on PostgreSQL', () => {
     });
     store.transaction((tx) => tx.drop(WS));
     await store.sync();
-    const left = await sql.query('SELECT DISTINCT scope FROM "drop".records');
+    const left = await db.sql.query('SELECT DISTINCT scope FROM "drop".records');
     expect(left.rows).toEqual([{ scope: other }]);
     await store.close();
   });
@@ -105,11 +95,11 @@ describe.skipIf(!pgAvailable)('the store on PostgreSQL', () => {
     const store = await Store.openPostgres(db.url, 'refused');
     store.transaction((tx) => tx.workspace(WS).put('notes', { id: 'n1', object: 'note' } as never));
     await store.sync();
-    await sql.query("ALTER TABLE refused.records ADD CONSTRAINT no_more CHECK (coll <> 'jobs')");
+    await db.sql.query("ALTER TABLE refused.records ADD CONSTRAINT no_more CHECK (coll <> 'jobs')");
     store.transaction((tx) => tx.workspace(WS).put('jobs', { id: 'j1', object: 'job' } as never));
     await expect(store.sync()).rejects.toThrow(/PostgreSQL did not commit/);
     // The database answers again: the store is read back, without the write it did not take.
-    await sql.query('ALTER TABLE refused.records DROP CONSTRAINT no_more');
+    await db.sql.query('ALTER TABLE refused.records DROP CONSTRAINT no_more');
     for (let i = 0; i < 100 && !store.available; i++) {
       await new Promise((r) => setTimeout(r, 20));
     }
@@ -118,7 +108,7 @@ describe.skipIf(!pgAvailable)('the store on PostgreSQL', () => {
     expect(store.workspace(WS).get('notes', 'n1')).toMatchObject({ object: 'note' });
     store.transaction((tx) => tx.workspace(WS).put('jobs', { id: 'j2', object: 'job' } as never));
     await store.sync();
-    const rows = await sql.query("SELECT id FROM refused.records WHERE coll = 'jobs'");
+    const rows = await db.sql.query("SELECT id FROM refused.records WHERE coll = 'jobs'");
     expect(rows.rows).toEqual([{ id: 'j2' }]);
     await store.close();
   });

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 
 // PostgreSQL for the tests (issue 39). .ci/run starts a throw-away cluster (.ci/pg-cluster) and
 // sets SVC_TEST_PG to its URL and SVC_REQUIRE_PG=1; a test file gets a database of its own. Where
@@ -36,6 +37,40 @@ export async function freshDatabase(
       await c.connect();
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await c.end();
+    },
+  };
+}
+
+/**
+ * A database of the calling describe's own, made before its tests and dropped after them, with a
+ * pool of `poolSize` connections on it for the tests' own queries.
+ */
+export function databaseForFile(
+  label: string,
+  poolSize = 2,
+): { readonly url: string; readonly sql: pg.Pool } {
+  let db: Awaited<ReturnType<typeof freshDatabase>> | undefined;
+  let pool: pg.Pool | undefined;
+  beforeAll(async () => {
+    db = await freshDatabase(label);
+    pool = new pg.Pool({ connectionString: db.url, max: poolSize });
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await db?.drop();
+  });
+  const made = <T>(it: T | undefined): T => {
+    if (it === undefined) {
+      throw new Error('the database is made before the tests: use it inside one');
+    }
+    return it;
+  };
+  return {
+    get url() {
+      return made(db).url;
+    },
+    get sql() {
+      return made(pool);
     },
   };
 }
