@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { BIN, start } from './server-process';
+import { serveStore } from './server-process';
 
 const WRITERS = 10;
 
@@ -22,21 +22,7 @@ export async function crashTrials(url: string, trials: number): Promise<Trials> 
   try {
     for (let trial = 0; trial < trials; trial++) {
       const schema = `crash_${trial}`;
-      const server = await start([
-        BIN,
-        'serve',
-        '--store',
-        url,
-        '--store-schema',
-        schema,
-        '--data',
-        join(dir, `node-${trial}.json`),
-        '--port',
-        '0',
-        '--rate-limit',
-        'off',
-        '--no-seed',
-      ]);
+      const server = await serveStore(url, schema, dir);
       const made = (await (
         await fetch(`${server.url}/__admin/workspaces`, { method: 'POST' })
       ).json()) as { keys: { write: { key: string } } };

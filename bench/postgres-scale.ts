@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { load, type Run } from './server-load';
-import { BIN, ensureBuilt, ROOT, type Started, start } from './server-process';
+import { ensureBuilt, ROOT, type Started, serveStore } from './server-process';
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 1_000_000);
 const WORKSPACES = Number(process.env.BENCH_WORKSPACES ?? 1_000);
@@ -22,24 +22,6 @@ const CLUSTER = join(ROOT, '.ci', 'pg-cluster');
 interface Made {
   id: string;
   key: string;
-}
-
-async function serve(url: string, schema: string, dir: string): Promise<Started> {
-  return start([
-    BIN,
-    'serve',
-    '--store',
-    url,
-    '--store-schema',
-    schema,
-    '--data',
-    join(dir, `${schema}.json`),
-    '--port',
-    '0',
-    '--rate-limit',
-    'off',
-    '--no-seed',
-  ]);
 }
 
 async function call(url: string, path: string, init: RequestInit = {}): Promise<unknown> {
@@ -52,7 +34,7 @@ async function call(url: string, path: string, init: RequestInit = {}): Promise<
 
 /** `count` empty workspaces in `schema`, and one job made through the API in the first. */
 async function workspaces(url: string, schema: string, dir: string, count: number) {
-  const server = await serve(url, schema, dir);
+  const server = await serveStore(url, schema, dir);
   const made: Made[] = [];
   for (let i = 0; i < count; i++) {
     const ws = (await call(server.url, '/__admin/workspaces', { method: 'POST' })) as {
@@ -92,7 +74,7 @@ const rssMb = async (pid: number) => {
 /** Start to the ready line, then to the first page of `ws`. */
 async function started(url: string, schema: string, dir: string, ws: Made) {
   const t0 = performance.now();
-  const server = await serve(url, schema, dir);
+  const server = await serveStore(url, schema, dir);
   const readyMs = performance.now() - t0;
   await call(server.url, '/v1/jobs?limit=50', { headers: { authorization: `Bearer ${ws.key}` } });
   return { server, readyMs, firstPageMs: performance.now() - t0 };

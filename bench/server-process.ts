@@ -100,3 +100,25 @@ export function start(
     });
   });
 }
+
+/**
+ * `svc serve` on schema `schema` of the PostgreSQL store at `url`, empty when new, no rate limit;
+ * its node data (request log, uploads) in `dir`.
+ */
+export function serveStore(url: string, schema: string, dir: string): Promise<Started> {
+  return start([
+    BIN,
+    'serve',
+    '--store',
+    url,
+    '--store-schema',
+    schema,
+    '--data',
+    join(dir, `${schema}.json`),
+    '--port',
+    '0',
+    '--rate-limit',
+    'off',
+    '--no-seed',
+  ]);
+}

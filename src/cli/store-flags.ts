@@ -15,9 +15,12 @@ export const STORE_FLAGS = {
 export const storeOf = (given: string | undefined): string | undefined =>
   given ?? (process.env.SVC_STORE || undefined);
 
+/** Whether `at` names a PostgreSQL store (else, where it is taken, a data file). */
+export const isPostgresUrl = (at: string): boolean => /^postgres(ql)?:\/\//.test(at);
+
 /** What is wrong with `--store` and `--store-schema`, if anything: exit 2 before starting. */
 export function checkStore(url: string, schema: string): string | undefined {
-  if (!/^postgres(ql)?:\/\//.test(url) || !URL.canParse(url)) {
+  if (!isPostgresUrl(url) || !URL.canParse(url)) {
     return `--store takes a PostgreSQL URL (postgres://user@host:port/database), not ${shownUrl(url)}`;
   }
   try {

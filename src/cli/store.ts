@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { copyStore, type StoreAt } from '../store/copy';
-import { checkStore, shownUrl } from './store-flags';
+import { checkStore, isPostgresUrl, shownUrl } from './store-flags';
 
 // `svc store copy --from FILE|postgres://… --to FILE|postgres://…` (DESIGN.md): a whole store
 // moved between a data file and PostgreSQL (decisions.md, The store on PostgreSQL).
@@ -10,8 +10,6 @@ interface CopyFlags {
   to?: string;
   storeSchema: string;
 }
-
-const isPostgres = (at: string) => /^postgres(ql)?:\/\//.test(at);
 
 export function storeCommand(program: Command): void {
   const store = program
@@ -42,7 +40,7 @@ export function storeCommand(program: Command): void {
         usage('give --from and --to');
       }
       const side = (at: string): StoreAt => {
-        if (!isPostgres(at)) {
+        if (!isPostgresUrl(at)) {
           if (/^[a-z][a-z0-9+.-]*:\/\//i.test(at)) {
             usage(
               `${shownUrl(at)} is a URL, and not PostgreSQL's (postgres://…): give one, or a data file`,
