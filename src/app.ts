@@ -8,6 +8,7 @@ import { durability } from './platform/http/durability';
 import { health } from './platform/http/health';
 import { notFoundHandler } from './platform/http/not-found';
 import { assignRequestId } from './platform/http/request-id';
+import { namesIn, whileHeld } from './platform/http/residency';
 import { SegmentRouter } from './platform/http/router';
 import { validationHook } from './platform/openapi/validation';
 import { stampAddress } from './platform/rate-limit';
@@ -31,6 +32,7 @@ export function createApp(rt: Runtime, extend?: V1Extension): OpenAPIHono<AppEnv
   // spec, Limits: the rate-limit headers are on every response, a preflight's too.
   const stampRate = (c: Context<AppEnv>) => stampAddress(rt, c);
   const durable = durability(rt.store, stampRate);
+  const residency = rt.store.residency;
   // Before every layer: a probe is answered even while the store refuses every other request.
   app.get('/__health', health(rt.store));
   app.use('*', (c, next) => {
@@ -38,9 +40,15 @@ export function createApp(rt: Runtime, extend?: V1Extension): OpenAPIHono<AppEnv
     if (!config.appUrlFromRequest) {
       c.set('appUrl', config.publicUrl);
     }
-    const preflight =
-      origins !== null && c.req.path.startsWith('/v1/') ? cors(c, origins, stampRate) : undefined;
-    return preflight ? Promise.resolve(preflight) : durable(c, next);
+    const v1 = c.req.path.startsWith('/v1/');
+    const preflight = origins !== null && v1 ? cors(c, origins, stampRate) : undefined;
+    if (preflight) {
+      return Promise.resolve(preflight);
+    }
+    // The control API and the web app find records by their ids alone: their workspaces first.
+    return residency === undefined || v1
+      ? durable(c, next)
+      : whileHeld(residency.holdNamed(namesIn(c)), () => durable(c, next));
   });
   app.route('/v1', v1App(rt, extend));
   app.route('/__admin', adminApp(rt));

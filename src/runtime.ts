@@ -13,6 +13,7 @@ import { RateLimiter } from './platform/rate-limit';
 import { DEFAULT_MAX_BYTES, RequestLog } from './platform/request-log';
 import type { Runtime, RuntimeBase } from './platform/runtime';
 import { storeMeta } from './platform/store-meta';
+import { followResidency } from './residency';
 import { watchDueWork } from './resources/due';
 import { watchDeletions } from './resources/recoverable';
 import { GLOBAL, type Store } from './store';
@@ -92,6 +93,7 @@ export function createRuntime(
   watchDueWork(rt);
   deriveDeliveries(rt);
   rt.deliveries.start();
+  followResidency(rt);
   return rt;
 }
 

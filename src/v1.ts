@@ -6,6 +6,7 @@ import { authenticate, requirePlan } from './platform/auth';
 import type { Family, RouteDeps, SubList } from './platform/family';
 import { applyFault, routeMethods } from './platform/faults';
 import { limitBodies } from './platform/http/body-limit';
+import { whileHeld } from './platform/http/residency';
 import { documentFor, registerSecuritySchemes } from './platform/openapi/document';
 import { validationHook } from './platform/openapi/validation';
 import { rateLimit, rateLimitHeaders } from './platform/rate-limit';
@@ -41,14 +42,19 @@ export function v1App(rt: Runtime, extend?: V1Extension): OpenAPIHono<AppEnv> {
   const methodsAt = routeMethods(v1, '/v1');
   // decisions.md, Faults: an injected fault is decided after those checks and before the key and
   // the route, so a faulted call changes nothing and its retry with the same key runs for real.
+  const residency = rt.store.residency;
   v1.use('*', (c, next) => {
     authenticate(rt, c);
     rateLimit(rt, c);
     requirePlan(c);
-    if (!rt.faults.active) {
-      return idempotent(c, next); // the common case waits on nothing more
-    }
-    return applyFault(rt.faults, c, methodsAt).then((faulted) => faulted ?? idempotent(c, next));
+    const go = () =>
+      rt.faults.active
+        ? applyFault(rt.faults, c, methodsAt).then((faulted) => faulted ?? idempotent(c, next))
+        : idempotent(c, next); // the common case waits on nothing more
+    // On PostgreSQL, the credential's workspace is loaded first (store/residency.ts).
+    return residency === undefined
+      ? go()
+      : whileHeld(residency.holdAll([c.get('ctx').workspace.id]), go);
   });
 
   const listsOf = (families: readonly Family[], lists: (f: Family) => readonly SubList[]) =>

@@ -43,7 +43,7 @@ function across<K extends 'webhooks' | 'notifications'>(
   const out: Found<WorkspaceCollections[K]>[] = [];
   let more = false;
   for (const ws of rt.store.global.values('workspaces')) {
-    if (workspaceId === undefined || ws.id === workspaceId) {
+    if ((workspaceId === undefined || ws.id === workspaceId) && !rt.store.isAway(ws.id)) {
       const page = rt.store.workspace(ws.id).scan(coll, { after, limit });
       more ||= page.hasMore;
       for (const record of page.items) {
@@ -61,6 +61,27 @@ const newestFirst = (
   b: { created_at: string; id: string },
 ) => compare(b.created_at, a.created_at) || compare(b.id, a.id);
 const compare = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+
+/**
+ * Runs `list` with the workspaces it reads in memory: on PostgreSQL, a list of every workspace's
+ * loads each of them (a named one was loaded by the request's door).
+ */
+export async function acrossHeld<T>(
+  rt: Runtime,
+  workspaceId: string | undefined,
+  list: () => T,
+): Promise<T> {
+  const residency = rt.store.residency;
+  if (residency === undefined || workspaceId !== undefined) {
+    return list();
+  }
+  const release = await residency.holdAll(rt.store.scopes());
+  try {
+    return list();
+  } finally {
+    release();
+  }
+}
 
 export const listAllWebhooks = (
   rt: Runtime,

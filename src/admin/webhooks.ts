@@ -12,6 +12,7 @@ import { presentWebhook } from '../resources/webhooks/service';
 import { scopedTo } from './access';
 import { adminPage, adminPaging, positionOf } from './paging';
 import {
+  acrossHeld,
   deliveryLog,
   enable,
   listAllWebhooks,
@@ -205,15 +206,18 @@ const routes = {
 export function webhookAdmin(rt: Runtime) {
   const now = (wsId: string) => rt.clocks.of(wsId).nowMs();
   return new OpenAPIHono<AppEnv>()
-    .openapi(routes.list, (c) => {
+    .openapi(routes.list, async (c) => {
       const q = c.req.valid('query');
-      const body = adminPage(
-        rt,
-        'webhooks',
-        q,
-        (after) => listAllWebhooks(rt, scopedTo(c, q.workspace_id), after, q.limit),
-        (f) => positionOf(f.record),
-        (f) => presentAdmin(f.workspaceId, f.record, now(f.workspaceId)),
+      const wanted = scopedTo(c, q.workspace_id);
+      const body = await acrossHeld(rt, wanted, () =>
+        adminPage(
+          rt,
+          'webhooks',
+          q,
+          (after) => listAllWebhooks(rt, wanted, after, q.limit),
+          (f) => positionOf(f.record),
+          (f) => presentAdmin(f.workspaceId, f.record, now(f.workspaceId)),
+        ),
       );
       return c.json(body, 200);
     })
@@ -255,15 +259,18 @@ export function webhookAdmin(rt: Runtime) {
       const { workspaceId, record } = enable(rt, recordId(c));
       return c.json(presentAdmin(workspaceId, record, now(workspaceId)), 200);
     })
-    .openapi(routes.notifications, (c) => {
+    .openapi(routes.notifications, async (c) => {
       const q = c.req.valid('query');
-      const body = adminPage(
-        rt,
-        'notifications',
-        q,
-        (after) => notifications(rt, scopedTo(c, q.workspace_id), after, q.limit),
-        (f) => positionOf(f.record),
-        (f) => ({ ...f.record, workspace_id: f.workspaceId }),
+      const wanted = scopedTo(c, q.workspace_id);
+      const body = await acrossHeld(rt, wanted, () =>
+        adminPage(
+          rt,
+          'notifications',
+          q,
+          (after) => notifications(rt, wanted, after, q.limit),
+          (f) => positionOf(f.record),
+          (f) => ({ ...f.record, workspace_id: f.workspaceId }),
+        ),
       );
       return c.json(body, 200);
     });

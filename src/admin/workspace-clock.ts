@@ -56,7 +56,7 @@ export async function advanceWorkspaceClock(
 ): Promise<void> {
   const clock = clockOf(rt, wsId);
   // Work due in it must be known before its time moves.
-  rt.store.load(wsId);
+  await rt.store.load(wsId);
   await rt.scheduler.advanceGroup(wsId, clock, targetMs);
   rt.store.transaction((tx) => {
     const ws = tx.global.get('workspaces', wsId);

@@ -8,6 +8,9 @@ import type { Delivery } from './records';
 export function logHolderOf(store: Store, webhookId: string): string | undefined {
   const mine = (d: Delivery) => d.webhook_id === webhookId;
   for (const ws of store.global.values('workspaces')) {
+    if (store.isAway(ws.id)) {
+      continue; // the door loaded the one holding the log, by the subscription's id
+    }
     const scoped = store.workspace(ws.id);
     if (
       scoped.get('webhooks', webhookId) !== undefined ||

@@ -53,6 +53,10 @@ export class DeliveryWorker implements Deliveries {
       for (const p of scoped.values('pending_updates')) {
         this.#hold(wsId, p);
       }
+      if (store.residency !== undefined) {
+        // Away from memory, it missed the daily sweeps: its log keeps 30 days all the same.
+        queueMicrotask(() => sweepWorkspace(this.#rt, wsId));
+      }
     });
     store.onApplied((changes) => {
       for (const change of changes) {
@@ -338,7 +342,10 @@ function cancelWithSubscriptions(rt: RuntimeBase): void {
 
 function sweep(rt: RuntimeBase): void {
   for (const ws of rt.store.global.values('workspaces')) {
-    sweepWorkspace(rt, ws.id);
+    // One away from memory (PostgreSQL) is swept as it is loaded.
+    if (!rt.store.isAway(ws.id)) {
+      sweepWorkspace(rt, ws.id);
+    }
   }
 }
 

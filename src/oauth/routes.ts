@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../platform/app-env';
 import { ApiError } from '../platform/errors';
 import { errorResponse } from '../platform/errors/handler';
+import { whileHeld } from '../platform/http/residency';
 import type { Idempotency, KeptAnswer } from '../platform/idempotency';
 import { errorResponses, standardHeaders } from '../platform/openapi/responses';
 import type { Runtime } from '../platform/runtime';
@@ -212,6 +213,24 @@ function answer(c: Context<AppEnv>, a: KeptAnswer & { replayed: boolean }): Resp
   return c.body(a.body, a.status as 200);
 }
 
+/**
+ * On PostgreSQL, the workspaces the app is connected to, loaded (store/residency.ts): a code traded
+ * twice, or a refresh token revoked, disconnects and switches off the webhooks made there.
+ */
+function holdConnected(rt: Rt, app: OAuthApp): Promise<() => void> {
+  const residency = rt.store.residency;
+  if (residency === undefined) {
+    return Promise.resolve(() => {});
+  }
+  const connected = new Set<string>();
+  for (const connection of rt.store.global.values('oauth_connections')) {
+    if (connection.client_id === app.id) {
+      connected.add(connection.workspace_id);
+    }
+  }
+  return residency.holdAll(connected);
+}
+
 /** The workspace a token answer grants access to; a revocation's `{}` names none. */
 const workspaceOf = (body: object): string | undefined => {
   const id = (body as { workspace_id?: unknown }).workspace_id;
@@ -272,7 +291,7 @@ async function serve(
     const app = authenticateClient(rt, client);
     const run = async (): Promise<KeptAnswer> => {
       try {
-        const body = act(app);
+        const body = await whileHeld(holdConnected(rt, app), async () => act(app));
         return { status: 200, body: JSON.stringify(body), workspaceId: workspaceOf(body) };
       } catch (err) {
         if (err instanceof OAuthError) {

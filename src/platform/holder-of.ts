@@ -10,7 +10,11 @@ export function holderOf<K extends Name<WorkspaceCollections>>(
   coll: K,
   id: string,
 ): { workspaceId: string; record: WorkspaceCollections[K] } | undefined {
+  // On PostgreSQL the request's door loaded whichever workspace holds it (platform/http/residency.ts).
   for (const ws of store.global.values('workspaces')) {
+    if (store.isAway(ws.id)) {
+      continue;
+    }
     const record = store.workspace(ws.id).get(coll, id);
     if (record !== undefined) {
       return { workspaceId: ws.id, record: record as WorkspaceCollections[K] };

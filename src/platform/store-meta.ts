@@ -40,6 +40,8 @@ export function storeMeta(store: Store): StoreMeta {
 export async function advanceClock(rt: Runtime, targetMs: number): Promise<void> {
   // Work due in a workspace not parsed yet (a purge, a retry) must be known before time moves.
   rt.store.parseAll();
+  // On PostgreSQL, a workspace whose next work was not known is loaded once to learn it.
+  await rt.store.residency?.surveying;
   await rt.scheduler.advanceTo(targetMs);
   const offset = rt.clock.offsetMs;
   rt.store.transaction((tx) => {

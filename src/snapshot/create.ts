@@ -4,7 +4,18 @@ import type { Runtime } from '../platform/runtime';
 import { withFreshIds } from '../seed/remap';
 import { checkFrame, checkShown, type Written } from './checks';
 import type { StoredRecord, WorkspaceSnapshot } from './format';
+import { holdClaimed } from './hold';
 import { writeBytes } from './workspace';
+
+interface Making {
+  wsId: string;
+  fresh: ReturnType<typeof freshCopy>;
+  name: string | undefined;
+  offset: number;
+  nowMs: number;
+  now: string;
+  expiresInSeconds: number | undefined;
+}
 
 /** The event and delivery history stays with the workspace it happened in (decisions.md). */
 const HISTORY = new Set(['webhook_events', 'deliveries', 'pending_updates']);
@@ -45,6 +56,19 @@ export async function createFromSnapshot(
   const offset = Math.max(0, Date.parse(snap.taken_at) - rt.clock.nowMs());
   const nowMs = rt.clock.nowMs() + offset;
   const now = rt.clock.isoOf(nowMs);
+  // A link the copy keeps must not open another workspace's job: those holding one are loaded.
+  const release = await holdClaimed(rt, wsId, fresh.collections);
+  try {
+    return made(rt, { wsId, fresh, name, offset, nowMs, now, expiresInSeconds });
+  } finally {
+    release();
+  }
+}
+
+function made(
+  rt: Runtime,
+  { wsId, fresh, name, offset, nowMs, now, expiresInSeconds }: Making,
+): MadeFromSnapshot {
   return rt.store.transaction(
     (tx) => {
       const workspace = tx.global.put('workspaces', {

@@ -6,6 +6,7 @@ import { dumpScope, GLOBAL, type Rec } from '../store';
 import { FORMAT, FORMAT_VERSION } from '../store/types';
 import { checkId, checkShown, type FieldAt, type Written } from './checks';
 import { StoredRecordSchema } from './format';
+import { holdEvery } from './hold';
 import { replace } from './workspace';
 
 const inStore =
@@ -42,6 +43,15 @@ function scopeOf(rt: Runtime, scope: string): ScopeRecords {
 
 /** Everything the server holds: every workspace, every key (as its hash), the clock's offset. */
 export async function exportStore(rt: Runtime): Promise<StoreSnapshot> {
+  const release = await holdEvery(rt);
+  try {
+    return await exportHeld(rt);
+  } finally {
+    release();
+  }
+}
+
+async function exportHeld(rt: Runtime): Promise<StoreSnapshot> {
   const out: StoreSnapshot = {
     format: FORMAT,
     version: FORMAT_VERSION,
@@ -77,6 +87,19 @@ export async function importStore(
   fieldAt?: (wsId: string) => FieldAt,
 ): Promise<{ workspaces: number; records: number }> {
   checkIds(snap);
+  const release = await holdEvery(rt);
+  try {
+    return await importHeld(rt, snap, fieldAt);
+  } finally {
+    release();
+  }
+}
+
+async function importHeld(
+  rt: Runtime,
+  snap: StoreSnapshot,
+  fieldAt: ((wsId: string) => FieldAt) | undefined,
+): Promise<{ workspaces: number; records: number }> {
   const bytes = Object.entries(snap.file_bytes ?? {}).flatMap(([wsId, files]) =>
     Object.entries(files).map(([id, base64]) => ({ wsId, id, base64 })),
   );

@@ -7,6 +7,7 @@ import { dumpScope, type Rec, type Tx } from '../store';
 import type { GlobalCollections, Name, WorkspaceCollections } from '../store/collections';
 import { checkFrame, checkShown, type Written } from './checks';
 import { type StoredRecord, WORKSPACE_SNAPSHOT, type WorkspaceSnapshot } from './format';
+import { holdClaimed } from './hold';
 
 type GlobalColl = Name<GlobalCollections>;
 type WsColl = Name<WorkspaceCollections>;
@@ -102,6 +103,15 @@ export async function restoreWorkspace(
   checkFrame(snap);
   checkCredentials(rt, wsId, snap);
   checkClockLead(rt, snap);
+  const release = await holdClaimed(rt, wsId, snap.collections);
+  try {
+    return await restoreHeld(rt, wsId, snap);
+  } finally {
+    release();
+  }
+}
+
+async function restoreHeld(rt: Runtime, wsId: string, snap: WorkspaceSnapshot): Promise<Workspace> {
   await writeBytes(rt, wsId, snap.file_bytes, (id) => id);
   const end = rt.store.global.get('workspaces', wsId)?.expires_at ?? null;
   return rt.store.transaction(

@@ -57,6 +57,8 @@ export async function copyStore(from: StoreAt, to: StoreAt): Promise<Copied> {
       let records = 0;
       const scopes = [GLOBAL, ...source.scopes()];
       for (const scope of scopes) {
+        // A PostgreSQL source loads each workspace in turn, and lets it go past its budget.
+        await source.ensure(scope);
         target.transaction(
           (tx) => {
             const into = tx.scope<Record<string, Rec>>(scope);
@@ -71,6 +73,8 @@ export async function copyStore(from: StoreAt, to: StoreAt): Promise<Copied> {
           { quiet: true },
         );
         await target.sync();
+        source.residency?.trim();
+        target.residency?.trim();
       }
       return { workspaces: scopes.length - 1, records };
     } finally {

@@ -6,7 +6,7 @@ import { DurableMark } from './durable-mark';
 import { encodeGroup, Journal, type JournalTx, type ReplayTx } from './journal';
 import { acquireLock, noteInLock } from './lock';
 import { FoldStopped } from './pace';
-import type { DataFileContents, Op } from './types';
+import type { DataFileContents, Op, Scope } from './types';
 
 const MIN_COMPACT_BYTES = 8 * 1024 * 1024;
 /**
@@ -28,6 +28,8 @@ export interface Durability {
   /** False while writes cannot be made durable (PostgreSQL being read back). */
   readonly available?: boolean;
   enqueue(seq: number, ops: Op[]): void;
+  /** A workspace's next work due after the commit just queued (PostgreSQL keeps it, residency.ts). */
+  noteDue?(scope: Scope, due: number | null): void;
   waitFor(seq: number): Promise<void>;
   foldSoon(): void;
   compact(): Promise<void>;

@@ -1,22 +1,20 @@
-import { Collection } from './collection';
+import type { Collection } from './collection';
 import type { GlobalCollections, WorkspaceCollections } from './collections';
-import { parsed, type ReplayOp } from './journal';
-import { LoadedListeners } from './loaded';
 import { type Durability, Persistence } from './persistence';
+import { Residency, ScopeAway, type ScopeSource } from './residency';
 import { type Backing, ScopedStore } from './scoped';
+import { Scopes } from './scopes';
 import { Tx } from './tx';
 import {
   type Change,
   type DataFileContents,
   DROP,
   GLOBAL,
-  type LoadedScope,
   type Op,
   type Rec,
   type ScanOptions,
   type Scope,
   ScopeDropped,
-  UnparsedScope,
 } from './types';
 
 export type CommitHook = (changes: readonly Change[], tx: Tx) => void;
@@ -27,23 +25,16 @@ export type CommitHook = (changes: readonly Change[], tx: Tx) => void;
  * commit whole or not at all, and nothing else runs while one is open.
  */
 export class Store implements Backing {
-  readonly #scopes = new Map<Scope, Map<string, Collection>>();
-  /** Workspaces of the data file not parsed yet: each is, the first time anything reads it. */
-  readonly #unparsed = new Map<Scope, UnparsedScope>();
-  /** The journal's ops for a workspace not parsed yet, applied when it is (a restart parses less). */
-  readonly #replayed = new Map<Scope, ReplayOp[]>();
-  readonly #loaded = new LoadedListeners();
-  /** Collections still the data file's bytes, for the background parse to take in turn. */
-  #spans: Collection[] = [];
-  /** Workspaces dropped whole: no later write may name one. */
-  readonly #dropped = new Set<Scope>();
-  #path = '';
+  readonly #scopes = new Scopes();
   readonly #hooks: CommitHook[] = [];
   readonly #applied: ((changes: readonly Change[]) => void)[] = [];
   readonly #droppedListeners: ((scope: Scope) => void)[] = [];
   #seq = 0;
   #tx: Tx | undefined;
   #persistence: Durability | undefined;
+  /** On PostgreSQL: which workspaces are in memory (residency.ts); none else. */
+  #residency: Residency | undefined;
+  #dueOf: ((scope: Scope) => number | null) | undefined;
   #closed = false;
 
   /** A store that lives only in memory (tests, throw-away servers). */
@@ -55,24 +46,24 @@ export class Store implements Backing {
   static async open(dataPath: string): Promise<{ store: Store; created: boolean }> {
     const store = new Store();
     const { persistence, data, txs } = await Persistence.open(dataPath);
-    store.#path = dataPath;
+    store.#scopes.path = dataPath;
     if (data) {
       store.#load(data);
     }
     for (const tx of txs) {
-      store.#replay(tx.ops);
+      store.#scopes.replay(tx.ops);
       store.#seq = tx.seq;
     }
     store.#persistence = persistence;
-    if (store.#dropped.size > 0) {
+    if (store.#scopes.dropped.size > 0) {
       persistence.foldSoon(); // a workspace deleted just before a crash leaves the file now
     }
     return { store, created: data === null && txs.length === 0 };
   }
 
   /** The PostgreSQL store at `url`, in `schema` (architecture.md, The store on PostgreSQL). */
-  static async openPostgres(url: string, schema: string): Promise<Store> {
-    return (await import('./pg/open')).openPostgres(url, schema);
+  static async openPostgres(url: string, schema: string, keep?: number): Promise<Store> {
+    return (await import('./pg/open')).openPostgres(url, schema, keep);
   }
 
   /** A store over `data`, its commits made durable by `durability` (store/pg/open.ts). */
@@ -83,15 +74,67 @@ export class Store implements Backing {
     return store;
   }
 
+  /**
+   * A store over `data`'s global scope alone, each of `workspaces` loaded from `source` when first
+   * used and let go past `keep` records (residency.ts).
+   */
+  static away(
+    data: DataFileContents,
+    dues: ReadonlyMap<Scope, number | null>,
+    durability: Durability,
+    source: ScopeSource,
+    keep: number,
+  ): Store {
+    const store = Store.over(data, durability);
+    const residency = new Residency(source, store.#scopes.resident(), keep);
+    store.#residency = residency;
+    store.#scopes.away = residency.away;
+    store.#scopes.onDrop = (scope) => residency.forget(scope);
+    residency.reset(dues);
+    return store;
+  }
+
   /** Every record let go for `data`: read back from PostgreSQL after a lost commit (pg/open.ts). */
-  reload(data: DataFileContents): void {
+  reload(data: DataFileContents, away: ReadonlyMap<Scope, number | null> = new Map()): void {
     const seq = this.#seq;
-    this.#scopes.clear();
-    this.#unparsed.clear();
-    this.#replayed.clear();
-    this.#spans = [];
-    this.#load(data);
+    this.#load(data, true);
+    this.#residency?.reset(away);
     this.#seq = Math.max(seq, data.seq);
+  }
+
+  /** On PostgreSQL, which workspaces are in memory; undefined for a store that holds them all. */
+  get residency(): Residency | undefined {
+    return this.#residency;
+  }
+
+  /** Loads workspace `scope` if it is away from memory (PostgreSQL); before anything reads it. */
+  ensure(scope: Scope): Promise<void> {
+    return this.#residency?.ensure(scope) ?? Promise.resolve();
+  }
+
+  /** How many records each of `scopes` holds in `colls`; those away counted in PostgreSQL. */
+  async counts(
+    scopes: readonly Scope[],
+    colls: readonly string[],
+  ): Promise<(scope: Scope, coll: string) => number> {
+    const away = (await this.#residency?.counts(scopes, colls)) ?? new Map<string, number>();
+    return (scope, coll) =>
+      this.isAway(scope) ? (away.get(`${scope} ${coll}`) ?? 0) : this.count(scope, coll);
+  }
+
+  /** Whether workspace `scope` is away from memory (PostgreSQL): what finds by id alone skips it. */
+  isAway(scope: Scope): boolean {
+    return this.#residency?.away.has(scope) ?? false;
+  }
+
+  /** Keeps `scope` in memory until the function returned is called (a request, a task using it). */
+  hold(scope: Scope): () => void {
+    return this.#residency?.hold(scope) ?? (() => {});
+  }
+
+  /** Each commit then tells the durability when each workspace it wrote next has work due. */
+  tracksDue(dueOf: (scope: Scope) => number | null): void {
+    this.#dueOf = dueOf;
   }
 
   get seq(): number {
@@ -108,48 +151,37 @@ export class Store implements Backing {
 
   /** `listener` for every workspace in memory, and each other once parsed: what a start scans. */
   onLoaded(listener: (scope: Scope) => void): void {
-    this.#loaded.add(
-      listener,
-      [...this.#scopes.keys()].filter((scope) => scope !== GLOBAL),
-    );
+    this.#scopes.loaded.add(listener, this.#scopes.inMemory());
   }
 
   /** Whether workspaces of the data file are still waiting to be parsed. */
   get unparsed(): number {
-    return this.#unparsed.size;
+    return this.#scopes.unparsed;
   }
 
   /** Workspaces and collections of the data file still waiting to be parsed. */
   get waiting(): number {
-    return this.#unparsed.size + this.#spans.length;
+    return this.#scopes.waiting;
   }
 
   /** Parses one waiting workspace, else collection (background loading); whether any are left. */
   parseNext(): boolean {
-    const next = this.#unparsed.keys().next();
-    if (!next.done) {
-      this.#parse(next.value);
-    } else {
-      const collection = this.#spans.pop();
-      if (collection?.unparsed) {
-        void collection.byId; // parsed on first use: this is its use
-      }
-    }
-    return this.waiting > 0;
+    return this.#scopes.parseNext();
   }
 
-  /** Parses workspace `scope` and tells the onLoaded listeners now: its clock is about to move. */
-  load(scope: Scope): void {
-    this.#parse(scope);
-    this.#loaded.tell();
+  /** Loads workspace `scope` and tells the onLoaded listeners now: its clock is about to move. */
+  async load(scope: Scope): Promise<void> {
+    await this.ensure(scope);
+    this.#scopes.parse(scope);
+    this.#scopes.loaded.tell();
   }
 
   /** Parses every waiting workspace and tells the listeners: all due work, before the clock moves. */
   parseAll(): void {
-    while (this.#unparsed.size > 0) {
+    while (this.#scopes.unparsed > 0) {
       this.parseNext();
     }
-    this.#loaded.tell();
+    this.#scopes.loaded.tell();
   }
 
   /** Runs inside every commit with its changes; may write more (the outbox, later). */
@@ -195,15 +227,17 @@ export class Store implements Backing {
       }
       const { ops, changes } = tx.changes();
       // Looked for only once a workspace was dropped: every commit passes here.
+      const dropped = this.#scopes.dropped;
       const late =
-        this.#dropped.size === 0
+        dropped.size === 0
           ? undefined
-          : ops.find(([scope, coll]) => coll !== DROP && this.#dropped.has(scope));
+          : ops.find(([scope, coll]) => coll !== DROP && dropped.has(scope));
       if (late !== undefined) {
         throw new ScopeDropped(late[0]);
       }
+      this.#checkResident(ops);
       if (ops.length > 0) {
-        this.#apply(ops);
+        this.#scopes.apply(ops);
         this.#seq += 1;
         this.#persistence?.enqueue(this.#seq, ops);
       }
@@ -211,6 +245,7 @@ export class Store implements Backing {
       for (const listener of this.#applied) {
         listener(changes);
       }
+      this.#noteDue(ops);
       if (tx.dropped.size > 0) {
         for (const scope of tx.dropped) {
           for (const listener of this.#droppedListeners) {
@@ -250,6 +285,7 @@ export class Store implements Backing {
   /** Flushes (and folds the journal into the data file a last time), then lets go. */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#residency?.stop();
     await this.#persistence?.close();
   }
 
@@ -283,118 +319,48 @@ export class Store implements Backing {
 
   /** The scopes that hold records, the global one aside; each workspace's is one. */
   scopes(): Scope[] {
-    const out = new Set([...this.#scopes.keys(), ...this.#unparsed.keys()]);
-    out.delete(GLOBAL);
-    return [...out];
+    return this.#scopes.all();
   }
 
   /** The collections of a scope that hold records, as committed. */
   collections(scope: Scope): string[] {
-    this.#parse(scope);
-    const out: string[] = [];
-    for (const [name, collection] of this.#scopes.get(scope) ?? []) {
-      if (collection.byId.size > 0) {
-        out.push(name);
+    return this.#scopes.collections(scope);
+  }
+
+  /** A write to a workspace away from memory is refused before any of it applies. */
+  #checkResident(ops: readonly Op[]): void {
+    const residency = this.#residency;
+    if (residency === undefined) {
+      return;
+    }
+    for (const [scope, coll] of ops) {
+      if (coll !== DROP && residency.away.has(scope)) {
+        throw new ScopeAway(scope);
+      }
+      residency.wrote(scope, this.#seq + 1);
+    }
+  }
+
+  /** What each workspace the commit wrote has due next, for a start that loads none of them. */
+  #noteDue(ops: readonly Op[]): void {
+    const dueOf = this.#dueOf;
+    const persistence = this.#persistence;
+    if (dueOf === undefined || persistence?.noteDue === undefined) {
+      return;
+    }
+    for (const [scope, coll] of ops) {
+      if (scope !== GLOBAL && coll !== DROP) {
+        persistence.noteDue(scope, dueOf(scope));
       }
     }
-    return out;
   }
 
   #collection(scope: Scope, coll: string): Collection | undefined {
-    this.#parse(scope);
-    return this.#scopes.get(scope)?.get(coll);
+    return this.#scopes.collection(scope, coll);
   }
 
-  /** Parses `scope` if it still waits in the data file's bytes; every read and write asks. */
-  #parse(scope: Scope): void {
-    const raw = this.#unparsed.size === 0 ? undefined : this.#unparsed.get(scope);
-    if (raw === undefined) {
-      return;
-    }
-    this.#loadScope(scope, raw.parse(this.#path));
-    this.#unparsed.delete(scope);
-    const replayed = this.#replayed.get(scope);
-    if (replayed !== undefined) {
-      this.#replayed.delete(scope);
-      this.#apply(parsed(replayed));
-    }
-    this.#loaded.parsed(scope);
-  }
-
-  /** A journal's transaction at start: held, still text, for a workspace not parsed yet. */
-  #replay(ops: readonly ReplayOp[]): void {
-    const now: ReplayOp[] = [];
-    for (const op of ops) {
-      if (op[1] === DROP) {
-        // What came before it in the transaction goes first; an unparsed workspace goes unparsed.
-        this.#apply(parsed(now.splice(0)));
-        this.#drop(op[0]);
-      } else if (!this.#unparsed.has(op[0])) {
-        now.push(op);
-      } else if (this.#replayed.has(op[0])) {
-        this.#replayed.get(op[0])?.push(op);
-      } else {
-        this.#replayed.set(op[0], [op]);
-      }
-    }
-    this.#apply(parsed(now));
-  }
-
-  #apply(ops: readonly Op[]): void {
-    for (const [scope, coll, id, rec] of ops) {
-      if (coll === DROP) {
-        this.#drop(scope);
-        continue;
-      }
-      this.#parse(scope);
-      let colls = this.#scopes.get(scope);
-      if (colls === undefined) {
-        colls = new Map();
-        this.#scopes.set(scope, colls);
-      }
-      let collection = colls.get(coll);
-      if (collection === undefined) {
-        collection = new Collection();
-        colls.set(coll, collection);
-      }
-      const before = collection.byId.get(id);
-      if (rec) {
-        collection.set(Object.freeze(rec), before);
-      } else if (before) {
-        collection.delete(before);
-      }
-    }
-  }
-
-  #drop(scope: Scope): void {
-    this.#scopes.delete(scope);
-    this.#unparsed.delete(scope);
-    this.#replayed.delete(scope);
-    this.#loaded.forget(scope);
-    this.#dropped.add(scope);
-  }
-
-  #load(data: DataFileContents): void {
+  #load(data: DataFileContents, clear = false): void {
     this.#seq = data.seq;
-    this.#loadScope(GLOBAL, data.global);
-    for (const [wsId, colls] of Object.entries(data.workspaces)) {
-      if (colls instanceof UnparsedScope) {
-        this.#unparsed.set(wsId, colls);
-      } else {
-        this.#loadScope(wsId, colls);
-      }
-    }
-  }
-
-  #loadScope(scope: Scope, colls: LoadedScope): void {
-    const map = new Map<string, Collection>();
-    for (const [name, records] of Object.entries(colls)) {
-      const collection = new Collection(records);
-      map.set(name, collection);
-      if (collection.unparsed) {
-        this.#spans.push(collection);
-      }
-    }
-    this.#scopes.set(scope, map);
+    this.#scopes.load(data, clear);
   }
 }

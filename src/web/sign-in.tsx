@@ -8,6 +8,7 @@ import {
   sessionOf,
   workspaceSession,
 } from '../platform/http/admin-session';
+import { withWorkspace } from '../platform/http/residency';
 import { sha256Hex } from '../platform/ids';
 import type { Runtime } from '../platform/runtime';
 import { webRefusal } from './scope';
@@ -110,12 +111,15 @@ export function signIn(rt: Runtime): { door: MiddlewareHandler<AppEnv>; routes: 
       return next();
     }
     if (who?.kind === 'workspace') {
-      const refusal = webRefusal(rt, c.req.method, c.req.path, (n) => c.req.query(n), who.id);
-      if (refusal !== undefined) {
-        return refusedPage(c, refusal);
-      }
-      c.set('adminScope', who.id);
-      return next();
+      // Its own workspace loaded first: the refusal reads what it holds.
+      return withWorkspace(rt.store, who.id, async () => {
+        const refusal = webRefusal(rt, c.req.method, c.req.path, (n) => c.req.query(n), who.id);
+        if (refusal !== undefined) {
+          return refusedPage(c, refusal);
+        }
+        c.set('adminScope', who.id);
+        return next();
+      });
     }
     const url = new URL(c.req.url);
     return signInPage(c, safeNext(c.req.method === 'GET' ? url.pathname + url.search : '/'), false);

@@ -15,7 +15,8 @@ interface Listed {
 }
 
 /** Three notifications, as the worker writes them when it switches a subscription off. */
-function notify(h: Harness, workspaceId: string, count: number): void {
+async function notify(h: Harness, workspaceId: string, count: number): Promise<void> {
+  await h.rt.store.ensure(workspaceId); // on PostgreSQL, let go since its last request
   h.rt.store.transaction((tx) => {
     for (let i = 0; i < count; i++) {
       tx.workspace(workspaceId).put('notifications', {
@@ -51,7 +52,7 @@ const lists: Record<string, (c: Ctx) => Promise<Listed>> = {
     return { path: `/webhooks/${hook.id}/deliveries`, order: 'newest first' };
   },
   'GET /__admin/notifications': async (c) => {
-    notify(c.h, c.ws.id, 3);
+    await notify(c.h, c.ws.id, 3);
     return { path: '/notifications', order: 'newest first' };
   },
 };
@@ -109,7 +110,7 @@ describe('paging the control API', () => {
       const issued = (await c.h.admin.get(path, { query: { limit: 1 } })).body.next_cursor;
       // the request log's cursors are its own, and no other list's
       const other = path === '/workspaces' ? '/notifications' : '/workspaces';
-      notify(c.h, c.ws.id, 2);
+      await notify(c.h, c.ws.id, 2);
       await c.h.workspace();
       const foreign = (await c.h.admin.get(other, { query: { limit: 1 } })).body.next_cursor;
       expect(foreign).toEqual(expect.any(String));
@@ -163,8 +164,8 @@ describe('paging the control API', () => {
   test('filters and paging go together: workspace_id narrows the webhooks and notifications', async () => {
     const c = await setup();
     const other = await c.h.workspace();
-    notify(c.h, c.ws.id, 3);
-    notify(c.h, other.id, 2);
+    await notify(c.h, c.ws.id, 3);
+    await notify(c.h, other.id, 2);
     const page = await c.h.admin.get('/notifications', {
       query: { workspace_id: c.ws.id, limit: 2 },
     });

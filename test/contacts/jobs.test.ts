@@ -24,8 +24,9 @@ async function job(h: Harness, ws: TestWorkspace, body: Record<string, unknown> 
 }
 
 /** The API cannot set secondary contacts: write them through the store for the setup. */
-function addSecondary(h: Harness, ws: TestWorkspace, jobId: string, contactId: string) {
+async function addSecondary(h: Harness, ws: TestWorkspace, jobId: string, contactId: string) {
   const store = h.rt.store;
+  await store.ensure(ws.id); // on PostgreSQL, let go since its last request
   const current = store.workspace(ws.id).get('jobs', jobId);
   if (!current) {
     throw new Error(`no job ${jobId}`);
@@ -46,7 +47,7 @@ describe('GET /contacts/{id}/jobs', () => {
     const asHomeowner = await job(h, ws, { homeowner_id: c });
     const asAdjuster = await job(h, ws, { adjuster_id: c, homeowner_id: other });
     const asSecondary = await job(h, ws, { homeowner_id: other });
-    addSecondary(h, ws, asSecondary, c);
+    await addSecondary(h, ws, asSecondary, c);
     await job(h, ws, { homeowner_id: other });
     await job(h, ws);
     const res = await ws.api.get(`/contacts/${c}/jobs`);
@@ -63,6 +64,7 @@ describe('GET /contacts/{id}/jobs', () => {
     const j = await job(h, ws);
     await job(h, ws);
     const store = h.rt.store;
+    await store.ensure(ws.id);
     const current = store.workspace(ws.id).get('jobs', j);
     if (!current) {
       throw new Error(`no job ${j}`);

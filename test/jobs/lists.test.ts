@@ -117,7 +117,7 @@ describe('filters', () => {
       { assigned_to: b },
       { assigned_to: c },
     ]);
-    amendJob(s.h, s.ws, coAssigned ?? '', { assignee_ids: [b, a] });
+    await amendJob(s.h, s.ws, coAssigned ?? '', { assignee_ids: [b, a] });
     expect(idsOf(await ownJobs(s, { assigned_to: a }))).toEqual([coAssigned, primary]);
     expect(idsOf(await ownJobs(s, { assigned_to: c }))).toEqual([neither]);
   });
@@ -133,8 +133,8 @@ describe('filters', () => {
       {},
       {},
     ]);
-    amendJob(s.h, s.ws, secondary ?? '', { secondary_contact_ids: [person.id] });
-    amendJob(s.h, s.ws, secondaryAdj ?? '', { secondary_adjuster_ids: [person.id] });
+    await amendJob(s.h, s.ws, secondary ?? '', { secondary_contact_ids: [person.id] });
+    await amendJob(s.h, s.ws, secondaryAdj ?? '', { secondary_adjuster_ids: [person.id] });
     const res = await ownJobs(s, { contact_id: person.id });
     expect(idsOf(res)).toEqual([secondaryAdj, secondary, adjuster, owner]);
     expect(res.body.data[1].secondary_contact_ids).toEqual([person.id]);

@@ -25,7 +25,7 @@ describe('a deleted contact on a job', () => {
     const kept = await newContact(ws);
     const gone = await newContact(ws, { name: 'Lee Park' });
     const job = await newJob(ws);
-    amendJob(h, ws, job.id, { secondary_contact_ids: [kept.id, gone.id] });
+    await amendJob(h, ws, job.id, { secondary_contact_ids: [kept.id, gone.id] });
     await ws.api.delete(`/contacts/${gone.id}`);
     const res = await ws.api.get(`/jobs/${job.id}`);
     expect(res.body.secondary_contact_ids).toEqual([kept.id]);

@@ -86,10 +86,10 @@ describe('GET /jobs/search: what each criterion matches', () => {
     const adjuster = await newJob(ws, { adjuster_id: person.id });
     await advance(h, 1);
     const secondary = await newJob(ws);
-    amendJob(h, ws, secondary.id, { secondary_contact_ids: [person.id] });
+    await amendJob(h, ws, secondary.id, { secondary_contact_ids: [person.id] });
     await advance(h, 1);
     const secondaryAdjuster = await newJob(ws);
-    amendJob(h, ws, secondaryAdjuster.id, { secondary_adjuster_ids: [person.id] });
+    await amendJob(h, ws, secondaryAdjuster.id, { secondary_adjuster_ids: [person.id] });
     await newJob(ws);
     const res = await ws.api.get('/jobs/search', { query: { contact_id: person.id } });
     expect(idsOf(res)).toEqual([secondaryAdjuster.id, secondary.id, adjuster.id, owner.id]);

@@ -175,7 +175,13 @@ export async function clockNow(h: Harness): Promise<string> {
 export const idsOf = (res: Reply): string[] => res.body.data.map((r: { id: string }) => r.id);
 
 /** Test setup only: changes a stored job where the API offers no way to. */
-export function amendJob(h: Harness, ws: TestWorkspace, id: string, patch: Partial<Job>): void {
+export async function amendJob(
+  h: Harness,
+  ws: TestWorkspace,
+  id: string,
+  patch: Partial<Job>,
+): Promise<void> {
+  await h.rt.store.ensure(ws.id); // on PostgreSQL, let go since its last request
   const rec = h.rt.store.workspace(ws.id).get('jobs', id);
   if (!rec) {
     throw new Error(`no stored job ${id}`);

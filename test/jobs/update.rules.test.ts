@@ -152,7 +152,7 @@ describe('assigned_to', () => {
     const { h, ws, users } = await setup();
     const [a, b, c] = [users[0], users[1], users[2]];
     const job = await newJob(ws, { assigned_to: a?.id });
-    amendJob(h, ws, job.id, { assignee_ids: [a?.id ?? '', b?.id ?? ''] });
+    await amendJob(h, ws, job.id, { assignee_ids: [a?.id ?? '', b?.id ?? ''] });
     const res = await ws.api.patch(`/jobs/${job.id}`, { assigned_to: c?.id });
     expect(res.body.assigned_to_id).toBe(c?.id);
     expect(res.body.assignee_ids).toEqual([c?.id, b?.id]);
@@ -163,7 +163,7 @@ describe('assigned_to', () => {
     const { h, ws, users } = await setup();
     const [a, b] = [users[0], users[1]];
     const job = await newJob(ws, { assigned_to: a?.id });
-    amendJob(h, ws, job.id, { assignee_ids: [a?.id ?? '', b?.id ?? ''] });
+    await amendJob(h, ws, job.id, { assignee_ids: [a?.id ?? '', b?.id ?? ''] });
     const res = await ws.api.patch(`/jobs/${job.id}`, { assigned_to: b?.id });
     expect(res.body.assignee_ids).toEqual([b?.id]);
   });
@@ -172,7 +172,7 @@ describe('assigned_to', () => {
     const { h, ws, users } = await setup();
     const [a, b] = [users[0], users[1]];
     const job = await newJob(ws, { assigned_to: a?.id });
-    amendJob(h, ws, job.id, { assignee_ids: [a?.id ?? '', b?.id ?? ''] });
+    await amendJob(h, ws, job.id, { assignee_ids: [a?.id ?? '', b?.id ?? ''] });
     const res = await ws.api.patch(`/jobs/${job.id}`, { assigned_to: null });
     expect(res.body).toMatchObject({
       assigned_to_id: null,

@@ -26,6 +26,7 @@ describe.skipIf(!pgAvailable)('the store on PostgreSQL', () => {
     expect(rows.rows.map((r) => r.data.name)).toEqual(['Roof', 'Gutters']);
     await store.close();
     const again = await Store.openPostgres(db.url, 'reopen');
+    await again.ensure(WS); // a workspace is read when first used
     expect(again.workspace(WS).get('jobs', 'j2')).toMatchObject({ name: 'Gutters' });
     expect(again.global.get('workspaces', WS)).toMatchObject({ name: 'Acme' });
     await again.close();
@@ -50,6 +51,7 @@ describe.skipIf(!pgAvailable)('the store on PostgreSQL', () => {
     expect(inMemory).toEqual(['c', 'a', 'b', 'e', 'd']);
     await store.close();
     const again = await Store.openPostgres(db.url, 'order');
+    await again.ensure(WS);
     expect([...again.workspace(WS).values('jobs')].map((j) => j.id)).toEqual(inMemory);
     await again.close();
   });
@@ -104,6 +106,7 @@ describe.skipIf(!pgAvailable)('the store on PostgreSQL', () => {
       await new Promise((r) => setTimeout(r, 20));
     }
     expect(store.available).toBe(true);
+    await store.ensure(WS); // read back, every workspace is loaded again when used
     expect(store.workspace(WS).get('jobs', 'j1')).toBeUndefined();
     expect(store.workspace(WS).get('notes', 'n1')).toMatchObject({ object: 'note' });
     store.transaction((tx) => tx.workspace(WS).put('jobs', { id: 'j2', object: 'job' } as never));

@@ -3,7 +3,14 @@ import { Store } from '../../src/store';
 import { dumpScope } from '../../src/store/dump';
 import type { Durability } from '../../src/store/persistence';
 import { PgPersistence } from '../../src/store/pg/persistence';
-import { emptyContents, GLOBAL, type Op, type ScopeData } from '../../src/store/types';
+import type { ScopeSource } from '../../src/store/residency';
+import {
+  emptyContents,
+  GLOBAL,
+  type LoadedScope,
+  type Op,
+  type ScopeData,
+} from '../../src/store/types';
 
 // The store a test's harness runs on (issue 39): in memory, or, in the `postgres` project
 // (vitest.config.ts), on PostgreSQL, every commit written to a schema of the harness's own before
@@ -26,7 +33,15 @@ export function testStore(): Store {
     return Store.memory();
   }
   const durability = new Connecting(inject('pgHarnessUrl'), `h_${process.pid}_${++made}`);
-  const store = Store.over(emptyContents(), durability);
+  // Every workspace is let go before each request (harness.ts): each is loaded again through the
+  // door its request comes by, as on `svc serve --store` once memory is full (store/residency.ts).
+  const store = Store.away(
+    emptyContents(),
+    new Map(),
+    durability,
+    durability,
+    Number.POSITIVE_INFINITY,
+  );
   durability.store = store;
   schemas.set(store, durability.schema);
   return store;
@@ -76,7 +91,7 @@ export async function settleTestStores(scope: 'test' | 'file'): Promise<void> {
  * and let go by `settle` when the test ends; a harness a file shares between its tests connects
  * again on its next commit. Commits queue while it connects, then go as they would in svc.
  */
-class Connecting implements Durability {
+class Connecting implements Durability, ScopeSource {
   #opened: Promise<PgPersistence> | undefined;
   #real: PgPersistence | undefined;
   #queued: { seq: number; ops: Op[] }[] = [];
@@ -110,6 +125,30 @@ class Connecting implements Durability {
 
   get journalBytes(): number {
     return 0;
+  }
+
+  get durableSeq(): number {
+    return this.#real?.durableSeq ?? this.#settledSeq;
+  }
+
+  async readScope(scope: string): Promise<LoadedScope> {
+    return (await this.#connect()).readScope(scope);
+  }
+
+  async holdersOf(names: readonly string[]): Promise<string[]> {
+    return (await this.#connect()).holdersOf(names);
+  }
+
+  async counts(scopes: readonly string[], colls: readonly string[]): Promise<Map<string, number>> {
+    return (await this.#connect()).counts(scopes, colls);
+  }
+
+  async learnDue(scope: string, due: number | null): Promise<void> {
+    return (await this.#connect()).learnDue(scope, due);
+  }
+
+  noteDue(scope: string, due: number | null): void {
+    this.#real?.noteDue(scope, due);
   }
 
   get available(): boolean {
@@ -154,6 +193,9 @@ class Connecting implements Durability {
     }
     try {
       let problem: string | undefined;
+      // Every workspace in memory, to be compared: those let go are loaded again.
+      const release = await store.residency?.holdAll(store.scopes());
+      release?.();
       for (let attempt = 0; attempt < 3; attempt++) {
         await store.sync();
         const held = canonical((await real.readAll()) as Parsed);

@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../platform/app-env';
 import { CONTROL_TOKEN_PREFIX, sameSecret } from '../../platform/auth';
 import { ApiError } from '../../platform/errors';
+import { withWorkspace } from '../../platform/http/residency';
 import { sha256Hex } from '../../platform/ids';
 import type { Runtime } from '../../platform/runtime';
 import type { WorkspaceCollections } from '../../store';
@@ -116,8 +117,12 @@ export function guard(rt: Runtime): MiddlewareHandler<AppEnv> {
     }
     const who = principalOf(rt, c.req.header('Authorization'));
     if (who.kind === 'workspace') {
-      check(rt, c.req.method, path, who.id);
-      c.set('adminScope', who.id);
+      // Its own workspace loaded first: the check reads what it holds.
+      return withWorkspace(rt.store, who.id, () => {
+        check(rt, c.req.method, path, who.id);
+        c.set('adminScope', who.id);
+        return next();
+      });
     }
     return next();
   };

@@ -50,6 +50,8 @@ export class Scheduler {
   #advancing: Promise<void> = Promise.resolve();
   #started = false;
   readonly #onError: (err: unknown, key: string) => void;
+  /** What runs around a group's task: its workspace loaded and kept while it runs (residency). */
+  #around: ((group: string, run: () => unknown) => unknown) | undefined;
 
   /** `offsetOf`: how far a group's clock is ahead of the server's `clock` now, in ms. */
   constructor(
@@ -133,6 +135,21 @@ export class Scheduler {
     }
     this.#compact(of);
     this.#arm();
+  }
+
+  /** Every task of a group runs through `around` (the store on PostgreSQL loads its workspace). */
+  around(wrap: (group: string, run: () => unknown) => unknown): void {
+    this.#around = wrap;
+  }
+
+  /** When `group`'s next task falls due on its clock; undefined when none is scheduled. */
+  earliest(group: string): number | undefined {
+    return this.#peekGroup(group)?.at;
+  }
+
+  /** Whether work of `group` is running now. */
+  busy(group: string): boolean {
+    return (this.#groups.get(group)?.inFlight.size ?? 0) > 0;
   }
 
   has(key: string): boolean {
@@ -259,8 +276,13 @@ export class Scheduler {
     this.#tasks.delete(task.key);
     this.#forget(task);
     const group = task.group === undefined ? undefined : this.#group(task.group);
+    const around = this.#around;
+    const run =
+      around === undefined || task.group === undefined
+        ? task.run
+        : () => around(task.group as string, task.run);
     const running: Promise<void> = Promise.resolve()
-      .then(task.run)
+      .then(run)
       .then(
         () => undefined,
         (err: unknown) => this.#onError(err, task.key),

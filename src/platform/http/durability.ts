@@ -10,7 +10,7 @@ import { ApiError } from '../errors';
 // `server_error` with Retry-After (spec, Errors: "fault; retry shortly"), and so is every request
 // while the store reads itself back (decisions.md, The store on PostgreSQL).
 
-const unavailable = () =>
+export const unavailable = () =>
   new ApiError('server_error', 'the database is not answering: retry shortly', undefined, {
     'Retry-After': '1',
   });

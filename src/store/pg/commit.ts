@@ -1,5 +1,6 @@
 import type pg from 'pg';
-import { DROP, type Op } from '../types';
+import { DROP, GLOBAL, type Op } from '../types';
+import { secondNameOf } from './schema';
 
 // A group of commits written to PostgreSQL (architecture.md, The store on PostgreSQL): each key's
 // last word, the scopes' versions and the seq, whole or not at all. The usual group (records
@@ -9,26 +10,32 @@ import { DROP, type Op } from '../types';
 
 type Group = { seq: number; ops: Op[] };
 
+/**
+ * Writes `batch` whole; `dues` (a workspace's next work due, as far as the group's last commit
+ * left it) goes with each scope's version, NULL where not known (a seed, a copy).
+ */
 export async function writeGroup(
   client: pg.ClientBase,
   s: string,
   batch: readonly Group[],
+  dues: ReadonlyMap<string, number> = new Map(),
 ): Promise<void> {
   const { dropped, reborn, words, puts, deletes } = lastWords(batch);
   const seq = batch.at(-1)?.seq ?? 0;
   const scopes = [...new Set(words.map((w) => w.scope))];
+  const scopeParams = [scopes, scopes.map((scope) => dues.get(scope) ?? null), seq];
   const columns = (ws: Word[]) => [
     ws.map((w) => w.scope),
     ws.map((w) => w.coll),
     ws.map((w) => w.id),
   ];
-  const putParams = [...columns(puts), puts.map((w) => w.json)];
+  const putParams = [...columns(puts), puts.map((w) => w.json), puts.map((w) => w.name)];
   if (dropped.size === 0 && reborn === 0) {
     // Its deletes and puts name other keys: the statement's parts never touch one row twice.
     await client.query(
       `WITH gone AS (${DELETE(s, 1)}), put AS (${UPSERT(s, 4)}),
-            versions AS (${VERSIONS(s, 8)}) ${SEQ(s, 9)}`,
-      [...columns(deletes), ...putParams, scopes, seq],
+            versions AS (${VERSIONS(s, 9)}) ${SEQ(s, 11)}`,
+      [...columns(deletes), ...putParams, ...scopeParams],
     );
     return;
   }
@@ -41,7 +48,7 @@ export async function writeGroup(
     }
     await client.query(DELETE(s, 1), columns(deletes));
     await client.query(UPSERT(s, 1), putParams);
-    await client.query(VERSIONS(s, 1), [scopes, seq]);
+    await client.query(VERSIONS(s, 1), scopeParams);
     await client.query(SEQ(s, 1), [seq]);
     await client.query('COMMIT');
   } catch (err) {
@@ -55,17 +62,19 @@ const DELETE = (s: string, n: number) =>
   `DELETE FROM ${s}.records r USING unnest($${n}::text[], $${n + 1}::text[], $${n + 2}::text[]) AS d(scope, coll, id)
    WHERE r.scope = d.scope AND r.coll = d.coll AND r.id = d.id`;
 const UPSERT = (s: string, n: number) =>
-  `INSERT INTO ${s}.records (scope, coll, id, data)
-   SELECT * FROM unnest($${n}::text[], $${n + 1}::text[], $${n + 2}::text[], $${n + 3}::json[])
-   ON CONFLICT (scope, coll, id) DO UPDATE SET data = excluded.data`;
+  `INSERT INTO ${s}.records (scope, coll, id, data, name)
+   SELECT * FROM unnest($${n}::text[], $${n + 1}::text[], $${n + 2}::text[], $${n + 3}::json[], $${n + 4}::text[])
+   ON CONFLICT (scope, coll, id) DO UPDATE SET data = excluded.data, name = excluded.name`;
+// The seq is the last parameter, after the scopes and their dues.
 const VERSIONS = (s: string, n: number) =>
-  `INSERT INTO ${s}.scopes (scope, version) SELECT unnest($${n}::text[]), $${n + 1}::bigint
-   ON CONFLICT (scope) DO UPDATE SET version = excluded.version`;
+  `INSERT INTO ${s}.scopes (scope, version, due)
+   SELECT u.scope, $${n + 2}::bigint, u.due FROM unnest($${n}::text[], $${n + 1}::bigint[]) AS u(scope, due)
+   ON CONFLICT (scope) DO UPDATE SET version = excluded.version, due = excluded.due`;
 const SEQ = (s: string, n: number) =>
   `INSERT INTO ${s}.meta (key, value) VALUES ('seq', to_jsonb($${n}::bigint))
    ON CONFLICT (key) DO UPDATE SET value = excluded.value`;
 
-type Word = { scope: string; coll: string; id: string; json: string | null };
+type Word = { scope: string; coll: string; id: string; json: string | null; name: string | null };
 
 /** One key's last word in a group: its record as JSON text, or null for a delete. */
 type LastWord = Map<string, Word>;
@@ -95,6 +104,7 @@ function lastWords(batch: readonly Group[]) {
         coll,
         id,
         json: rec === undefined ? null : (json ?? JSON.stringify(rec)),
+        name: rec === undefined || scope === GLOBAL ? null : secondNameOf(coll, rec),
       });
     }
   }

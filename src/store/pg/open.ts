@@ -1,15 +1,30 @@
+import { DEFAULT_KEEP } from '../residency';
 import { Store } from '../store';
 import { PgPersistence } from './persistence';
 
-// The store on PostgreSQL put together (architecture.md, The store on PostgreSQL): every record
-// read at open; and after a commit PostgreSQL did not take, the store read back whole, over and
-// over until the database answers, answers being refused meanwhile (decisions.md).
+// The store on PostgreSQL put together (architecture.md, The store on PostgreSQL): the global
+// scope read at open, each workspace when first used (residency.ts); and after a commit
+// PostgreSQL did not take, the store read back, over and over until the database answers,
+// answers being refused meanwhile (decisions.md).
 
 const RETRY_MS = 1000;
 
-export async function openPostgres(url: string, schema: string): Promise<Store> {
-  const { persistence, data } = await PgPersistence.open(url, schema);
-  const store = Store.over(data, persistence);
+/** The records a node keeps in memory before it lets idle workspaces go: SVC_STORE_KEEP, else 200,000. */
+export function keepFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const asked = Number(env.SVC_STORE_KEEP);
+  return env.SVC_STORE_KEEP !== undefined && Number.isInteger(asked) && asked >= 0
+    ? asked
+    : DEFAULT_KEEP;
+}
+
+/** The store on PostgreSQL: its global scope in memory, every workspace away until used. */
+export async function openPostgres(
+  url: string,
+  schema: string,
+  keep = keepFromEnv(),
+): Promise<Store> {
+  const { persistence, data, dues } = await PgPersistence.open(url, schema, true);
+  const store = Store.away(data, dues, persistence, persistence, keep);
   persistence.onLost(() => void readBack(store, persistence));
   return store;
 }
@@ -18,7 +33,8 @@ async function readBack(store: Store, persistence: PgPersistence): Promise<void>
   for (;;) {
     try {
       await persistence.rehold();
-      store.reload(await persistence.readAll());
+      const { data, dues } = await persistence.readGlobal();
+      store.reload(data, dues);
       persistence.resume();
       return;
     } catch {

@@ -1,17 +1,25 @@
 import pg from 'pg';
 import { DurableMark, StoreUnavailable } from '../durable-mark';
 import type { Durability } from '../persistence';
+import { NOTHING_DUE, type ScopeSource } from '../residency';
 import {
   type DataFileContents,
-  FORMAT,
-  FORMAT_VERSION,
   GLOBAL,
+  type LoadedScope,
   type Op,
   type RawRecord,
-  type ScopeData,
+  type Scope,
 } from '../types';
 import { writeGroup } from './commit';
+import { type Row, readAll, readDues, readGlobal } from './read';
 import { checkSchemaName, migrate, servingLock } from './schema';
+
+/** What a start reads: the global scope, and when each workspace's next work is due (null: not known). */
+export interface Opened {
+  persistence: PgPersistence;
+  data: DataFileContents;
+  dues: Map<Scope, number | null>;
+}
 
 // The PostgreSQL store's durability (architecture.md, The store on PostgreSQL): what the JSON
 // file's journal does, on PostgreSQL. Transactions apply in memory at once and queue their ops
@@ -24,7 +32,7 @@ export const STATEMENT_TIMEOUT_MS = 30_000;
 /** Connections a node keeps: one commits at a time; the others load workspaces meanwhile. */
 export const POOL_SIZE = 4;
 
-export class PgPersistence implements Durability {
+export class PgPersistence implements Durability, ScopeSource {
   readonly #pool: pg.Pool;
   /** A connection of its own holding the schema's serving lock (schema.ts, servingLock). */
   #holder: pg.Client;
@@ -32,6 +40,8 @@ export class PgPersistence implements Durability {
   readonly #schema: string;
   readonly #s: string;
   #queue: { seq: number; ops: Op[] }[] = [];
+  /** Each workspace written since the last group, and its next work due then. */
+  #dues = new Map<Scope, number>();
   readonly #mark: DurableMark;
   #loop: Promise<void> | undefined;
   /**
@@ -71,11 +81,11 @@ export class PgPersistence implements Durability {
     });
   }
 
-  /** Connects, brings the schema to this svc's version, and reads every record. */
-  static async open(
-    url: string,
-    schema: string,
-  ): Promise<{ persistence: PgPersistence; data: DataFileContents }> {
+  /**
+   * Connects, brings the schema to this svc's version, and reads every record, or (`away`) the
+   * global scope alone and when each workspace's work falls due.
+   */
+  static async open(url: string, schema: string, away = false): Promise<Opened> {
     const s = checkSchemaName(schema);
     const pool = new pg.Pool({
       connectionString: url,
@@ -91,8 +101,13 @@ export class PgPersistence implements Durability {
       const client = await pool.connect();
       try {
         await migrate(client, schema);
-        const data = await readAll(client, s);
-        return { persistence: new PgPersistence(url, schema, pool, holder, data.seq), data };
+        const data = away ? await readGlobal(client, s) : await readAll(client, s);
+        const dues = away ? await readDues(client, s, data) : new Map();
+        return {
+          persistence: new PgPersistence(url, schema, pool, holder, data.seq),
+          data,
+          dues,
+        };
       } finally {
         client.release();
       }
@@ -114,6 +129,63 @@ export class PgPersistence implements Durability {
   /** Closed: a read back after a lost commit stops trying. */
   get closed(): boolean {
     return this.#closed;
+  }
+
+  /** The workspace's next work due (null: none) goes with its next group. */
+  noteDue(scope: Scope, due: number | null): void {
+    if (!this.#down) {
+      this.#dues.set(scope, due ?? NOTHING_DUE);
+    }
+  }
+
+  get durableSeq(): number {
+    return this.#mark.seq;
+  }
+
+  /** One workspace's records, in the order memory keeps them. */
+  async readScope(scope: Scope): Promise<LoadedScope> {
+    const { rows } = await this.#pool.query<Row>(
+      `SELECT coll, id, data FROM ${this.#s}.records WHERE scope = $1 ORDER BY ord`,
+      [scope],
+    );
+    const out: Record<string, Map<string, RawRecord>> = {};
+    for (const { coll, id, data } of rows) {
+      let records = out[coll];
+      if (records === undefined) {
+        records = new Map();
+        out[coll] = records;
+      }
+      records.set(id, data);
+    }
+    return out;
+  }
+
+  /** The workspaces holding a record by any of `names`, as its id or its second name. */
+  async holdersOf(names: readonly string[]): Promise<Scope[]> {
+    const { rows } = await this.#pool.query<{ scope: string }>(
+      `SELECT DISTINCT scope FROM ${this.#s}.records
+       WHERE (id = ANY($1) OR name = ANY($1)) AND scope <> $2`,
+      [names, GLOBAL],
+    );
+    return rows.map((r) => r.scope);
+  }
+
+  async counts(scopes: readonly Scope[], colls: readonly string[]): Promise<Map<string, number>> {
+    const { rows } = await this.#pool.query<{ scope: string; coll: string; n: number }>(
+      `SELECT scope, coll, count(*)::int AS n FROM ${this.#s}.records
+       WHERE scope = ANY($1) AND coll = ANY($2) GROUP BY scope, coll`,
+      [scopes, colls],
+    );
+    return new Map(rows.map((r) => [`${r.scope} ${r.coll}`, r.n]));
+  }
+
+  /** A workspace's next work due, found by loading it: only where none was known. */
+  async learnDue(scope: Scope, due: number | null): Promise<void> {
+    await this.#pool.query(
+      `INSERT INTO ${this.#s}.scopes (scope, version, due) VALUES ($1, 0, $2)
+       ON CONFLICT (scope) DO UPDATE SET due = excluded.due WHERE ${this.#s}.scopes.due IS NULL`,
+      [scope, due ?? NOTHING_DUE],
+    );
   }
 
   enqueue(seq: number, ops: Op[]): void {
@@ -139,6 +211,17 @@ export class PgPersistence implements Durability {
     }
   }
 
+  /** The global scope as PostgreSQL holds it now, and each workspace's next work due. */
+  async readGlobal(): Promise<{ data: DataFileContents; dues: Map<Scope, number | null> }> {
+    const client = await this.#pool.connect();
+    try {
+      const data = await readGlobal(client, this.#s);
+      return { data, dues: await readDues(client, this.#s, data) };
+    } finally {
+      client.release();
+    }
+  }
+
   /**
    * Before the store is read back: the serving lock again, on a new connection (a database that
    * restarted let it go with the old one). Refused while another svc took the schema
@@ -156,13 +239,16 @@ export class PgPersistence implements Durability {
   }
 
   #kick(): void {
-    // What is queued between the loop's last look and its end starts the next loop.
-    this.#loop ??= this.#drain().finally(() => {
-      this.#loop = undefined;
-      if (this.#queue.length > 0 && this.#down === undefined) {
-        this.#kick();
-      }
-    });
+    // What is queued between the loop's last look and its end starts the next loop. It starts
+    // once the commit that queued it has noted its workspaces' dues (Store.transaction).
+    this.#loop ??= Promise.resolve()
+      .then(() => this.#drain())
+      .finally(() => {
+        this.#loop = undefined;
+        if (this.#queue.length > 0 && this.#down === undefined) {
+          this.#kick();
+        }
+      });
   }
 
   /** Resolves once everything up to `seq` is committed in PostgreSQL. */
@@ -191,8 +277,10 @@ export class PgPersistence implements Durability {
   async #drain(): Promise<void> {
     while (this.#queue.length > 0 && this.#down === undefined) {
       const batch = this.#queue.splice(0);
+      const dues = this.#dues;
+      this.#dues = new Map();
       try {
-        await this.#commit(batch);
+        await this.#commit(batch, dues);
       } catch (err) {
         this.#lose(err as Error);
         return;
@@ -202,10 +290,10 @@ export class PgPersistence implements Durability {
   }
 
   /** One group, whole or not at all (pg/commit.ts). */
-  async #commit(batch: { seq: number; ops: Op[] }[]): Promise<void> {
+  async #commit(batch: { seq: number; ops: Op[] }[], dues: Map<Scope, number>): Promise<void> {
     const client = await this.#pool.connect();
     try {
-      await writeGroup(client, this.#s, batch);
+      await writeGroup(client, this.#s, batch, dues);
     } finally {
       client.release();
     }
@@ -222,6 +310,7 @@ export class PgPersistence implements Durability {
     }
     this.#down = new StoreUnavailable(`PostgreSQL did not commit: ${err.message}`);
     this.#queue = [];
+    this.#dues = new Map();
     this.#mark.rejectAll(this.#down);
     this.#onLost();
   }
@@ -251,34 +340,4 @@ async function hold(url: string, schema: string): Promise<pg.Client> {
     await holder.end().catch(() => {});
     throw err;
   }
-}
-
-/** Every record of schema `s` and the last commit's seq, as the data file's contents. */
-async function readAll(client: pg.ClientBase, s: string): Promise<DataFileContents> {
-  const seq = await client.query<{ value: number }>(
-    `SELECT value FROM ${s}.meta WHERE key = 'seq'`,
-  );
-  const rows = await client.query<{ scope: string; coll: string; id: string; data: RawRecord }>(
-    `SELECT scope, coll, id, data FROM ${s}.records ORDER BY ord`,
-  );
-  return contentsOf(Number(seq.rows[0]?.value ?? 0), rows.rows);
-}
-
-/** The rows read back as the data file's contents: every scope parsed, the global one apart. */
-function contentsOf(
-  seq: number,
-  rows: { scope: string; coll: string; id: string; data: RawRecord }[],
-): DataFileContents {
-  const global: ScopeData = {};
-  const workspaces: Record<string, ScopeData> = {};
-  for (const { scope, coll, id, data } of rows) {
-    if (scope !== GLOBAL && workspaces[scope] === undefined) {
-      workspaces[scope] = {};
-    }
-    const into = scope === GLOBAL ? global : (workspaces[scope] as ScopeData);
-    const records = into[coll] ?? {};
-    into[coll] = records;
-    records[id] = data;
-  }
-  return { format: FORMAT, version: FORMAT_VERSION, seq, global, workspaces };
 }

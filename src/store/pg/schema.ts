@@ -5,7 +5,7 @@ import pg from 'pg';
 // of the migrations applied. svc never touches a table outside its schema.
 
 /** The schema version this svc writes. A database at a newer one is refused, naming both. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /** What each version adds, in order: migration n takes a database from n - 1 to n. */
 const MIGRATIONS: readonly ((schema: string) => string)[] = [
@@ -44,7 +44,33 @@ const MIGRATIONS: readonly ((schema: string) => string)[] = [
   // Each record's place in its collection, which memory keeps (the order it was first written)
   // and answers in where nothing else orders (the workspaces, a snapshot): kept by an update.
   (s) => `ALTER TABLE ${s}.records ADD COLUMN ord bigserial;`,
+  // What a node needs to know of a workspace it has not loaded (architecture.md): which one holds
+  // a record named by its id alone (the control API, a record's page) or by a second name (a
+  // portal token, a subscription's deliveries), and when its next work falls due. A record's
+  // second name is filled in by svc, not read out of its JSON: `->>` fails on a row holding
+  // U+0000. Rows written before get theirs in the migration (nameRecords).
+  (s) => `
+    ALTER TABLE ${s}.records ADD COLUMN name text;
+    CREATE INDEX records_by_id ON ${s}.records (id);
+    CREATE INDEX records_by_name ON ${s}.records (name) WHERE name IS NOT NULL;
+    ALTER TABLE ${s}.scopes ADD COLUMN due bigint;`,
 ];
+
+/**
+ * A record's second name, by collection: a job is found by its portal token, the deliveries of a
+ * subscription by the subscription's id (its log outlives it).
+ */
+export const SECOND_NAME: Readonly<Record<string, string>> = {
+  jobs: 'portal_token',
+  deliveries: 'webhook_id',
+};
+
+/** `rec`'s second name, if its collection gives one. */
+export function secondNameOf(coll: string, rec: Readonly<Record<string, unknown>>): string | null {
+  const field = SECOND_NAME[coll];
+  const name = field === undefined ? undefined : rec[field];
+  return typeof name === 'string' ? name : null;
+}
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -97,6 +123,9 @@ export async function migrate(
     }
     for (let version = at + 1; version <= to; version++) {
       await client.query(MIGRATIONS[version - 1]?.(s) ?? '');
+      if (version === 4) {
+        await nameRecords(client, s);
+      }
       await client.query(`INSERT INTO ${s}.migrations (version, svc_version) VALUES ($1, $2)`, [
         version,
         SVC_VERSION,
@@ -107,6 +136,29 @@ export async function migrate(
     await client.query('ROLLBACK');
     throw err;
   }
+}
+
+/** The second names of the rows an older version wrote, read and filled in by svc (SECOND_NAME). */
+async function nameRecords(client: pg.ClientBase, s: string): Promise<void> {
+  const { rows } = await client.query<{ scope: string; coll: string; id: string; data: string }>(
+    `SELECT scope, coll, id, data::text AS data FROM ${s}.records WHERE coll = ANY($1)`,
+    [Object.keys(SECOND_NAME)],
+  );
+  const named = rows.flatMap((row) => {
+    const name = secondNameOf(row.coll, JSON.parse(row.data) as Record<string, unknown>);
+    return name === null ? [] : [{ ...row, name }];
+  });
+  await client.query(
+    `UPDATE ${s}.records r SET name = u.name
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS u(scope, coll, id, name)
+     WHERE r.scope = u.scope AND r.coll = u.coll AND r.id = u.id`,
+    [
+      named.map((r) => r.scope),
+      named.map((r) => r.coll),
+      named.map((r) => r.id),
+      named.map((r) => r.name),
+    ],
+  );
 }
 
 /**

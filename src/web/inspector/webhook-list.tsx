@@ -1,5 +1,5 @@
 import type { Handler } from 'hono';
-import { listAllWebhooks, notifications } from '../../admin/webhooks-service';
+import { acrossHeld, listAllWebhooks, notifications } from '../../admin/webhooks-service';
 import type { Notification } from '../../deliveries/records';
 import type { AppEnv } from '../../platform/app-env';
 import type { Workspace } from '../../platform/auth';
@@ -23,12 +23,19 @@ type NameOf = (workspaceId: string) => string;
 
 export const webhookListPage =
   (ins: Inspector): Handler<AppEnv> =>
-  (c) => {
+  async (c) => {
     const { rt } = ins;
     const scope = c.get('adminScope');
     const wanted = scope ?? (c.req.query('workspace_id')?.trim().toLowerCase() || undefined);
-    const hooks = listAllWebhooks(rt, wanted, undefined, SUBSCRIPTIONS);
-    const told = notifications(rt, wanted, undefined, NOTIFICATIONS);
+    const [hooks, told] = await acrossHeld(
+      rt,
+      wanted,
+      () =>
+        [
+          listAllWebhooks(rt, wanted, undefined, SUBSCRIPTIONS),
+          notifications(rt, wanted, undefined, NOTIFICATIONS),
+        ] as const,
+    );
     const workspaces = shownWorkspaces(rt, scope);
     const nameOf = (id: string) => rt.store.global.get('workspaces', id)?.name ?? id;
     return c.html(

@@ -15,7 +15,7 @@ interface Where {
 export class PortalIndex {
   readonly #store: Store;
   #byToken = new Map<string, Where>();
-  #builtAt = -1;
+  #builtAt = '';
 
   constructor(store: Store) {
     this.#store = store;
@@ -26,7 +26,7 @@ export class PortalIndex {
     if (known && this.#holds(known, token)) {
       return known;
     }
-    if (this.#builtAt === this.#store.seq) {
+    if (this.#builtAt === this.#shape()) {
       return undefined;
     }
     this.#rebuild();
@@ -36,6 +36,7 @@ export class PortalIndex {
 
   #holds(where: Where, token: string): boolean {
     return (
+      !this.#store.isAway(where.workspaceId) &&
       this.#store.workspace(where.workspaceId).get('jobs', where.jobId)?.portal_token === token
     );
   }
@@ -43,11 +44,19 @@ export class PortalIndex {
   #rebuild(): void {
     const next = new Map<string, Where>();
     for (const ws of this.#store.global.values('workspaces')) {
+      if (this.#store.isAway(ws.id)) {
+        continue; // the door loaded the one holding the token, if any (platform/http/residency.ts)
+      }
       for (const job of this.#store.workspace(ws.id).values('jobs')) {
         next.set(job.portal_token, { workspaceId: ws.id, jobId: job.id });
       }
     }
     this.#byToken = next;
-    this.#builtAt = this.#store.seq;
+    this.#builtAt = this.#shape();
+  }
+
+  /** What the index was built from: the commits, and the workspaces loaded (on PostgreSQL). */
+  #shape(): string {
+    return `${this.#store.seq}:${this.#store.residency?.loads ?? 0}`;
   }
 }

@@ -1,0 +1,83 @@
+import type pg from 'pg';
+import {
+  type DataFileContents,
+  FORMAT,
+  FORMAT_VERSION,
+  GLOBAL,
+  type RawRecord,
+  type Scope,
+  type ScopeData,
+} from '../types';
+
+// What the PostgreSQL store reads at start and after a lost commit: every record, or the global
+// scope alone with when each workspace's work falls due (architecture.md, The store on PostgreSQL).
+
+export type Row = { coll: string; id: string; data: RawRecord };
+
+/** Every record of schema `s` and the last commit's seq, as the data file's contents. */
+export async function readAll(client: pg.ClientBase, s: string): Promise<DataFileContents> {
+  const rows = await client.query<Row & { scope: string }>(
+    `SELECT scope, coll, id, data FROM ${s}.records ORDER BY ord`,
+  );
+  return contentsOf(await readSeq(client, s), rows.rows);
+}
+
+/** The global scope's records alone (keys, workspaces, OAuth...), and the last commit's seq. */
+export async function readGlobal(client: pg.ClientBase, s: string): Promise<DataFileContents> {
+  const rows = await client.query<Row & { scope: string }>(
+    `SELECT scope, coll, id, data FROM ${s}.records WHERE scope = $1 ORDER BY ord`,
+    [GLOBAL],
+  );
+  return contentsOf(await readSeq(client, s), rows.rows);
+}
+
+async function readSeq(client: pg.ClientBase, s: string): Promise<number> {
+  const seq = await client.query<{ value: number }>(
+    `SELECT value FROM ${s}.meta WHERE key = 'seq'`,
+  );
+  return Number(seq.rows[0]?.value ?? 0);
+}
+
+/**
+ * Every workspace PostgreSQL holds or `data` lists, and when its next work is due on its own
+ * clock: null where not known (a workspace a seed or a copy wrote), NOTHING_DUE where nothing is.
+ */
+export async function readDues(
+  client: pg.ClientBase,
+  s: string,
+  data: DataFileContents,
+): Promise<Map<Scope, number | null>> {
+  const { rows } = await client.query<{ scope: string; due: string | null }>(
+    `SELECT scope, due FROM ${s}.scopes WHERE scope <> $1`,
+    [GLOBAL],
+  );
+  // Every scope written (each has its row) and every workspace listed, a copy's included.
+  const dues = new Map<Scope, number | null>(
+    rows.map((r) => [r.scope, r.due === null ? null : Number(r.due)]),
+  );
+  for (const id of Object.keys(data.global.workspaces ?? {})) {
+    if (!dues.has(id)) {
+      dues.set(id, null);
+    }
+  }
+  return dues;
+}
+
+/** The rows read back as the data file's contents: every scope parsed, the global one apart. */
+function contentsOf(
+  seq: number,
+  rows: { scope: string; coll: string; id: string; data: RawRecord }[],
+): DataFileContents {
+  const global: ScopeData = {};
+  const workspaces: Record<string, ScopeData> = {};
+  for (const { scope, coll, id, data } of rows) {
+    if (scope !== GLOBAL && workspaces[scope] === undefined) {
+      workspaces[scope] = {};
+    }
+    const into = scope === GLOBAL ? global : (workspaces[scope] as ScopeData);
+    const records = into[coll] ?? {};
+    into[coll] = records;
+    records[id] = data;
+  }
+  return { format: FORMAT, version: FORMAT_VERSION, seq, global, workspaces };
+}
