@@ -1,7 +1,8 @@
 // svc on PostgreSQL at scale (issue 39): `npm run bench:postgres-scale`. BENCH_JOBS jobs
 // (default 1,000,000) over BENCH_WORKSPACES workspaces (default 1,000) in one schema, beside a
 // schema of a hundredth of them (the small store: 10,000 jobs by default): the start to ready and to the first page,
-// the RSS once started and after a rotating tenth of the workspaces were each read, GET by id and
+// the RSS once started and while three tenths of the workspaces were read in turn, the first page
+// of a workspace not in memory, GET by id and
 // a 50-job page (the big store's speed as a share of the small one's), and the shutdown. The
 // workspaces are made through the control API, their jobs cloned in SQL from one made through the
 // API. Goals (issue 39): ready under 2 s, under 512 MB serving a rotating tenth, reads keeping
@@ -17,6 +18,8 @@ import { ensureBuilt, ROOT, type Started, serveStore } from './server-process';
 const JOBS = Number(process.env.BENCH_JOBS ?? 1_000_000);
 const WORKSPACES = Number(process.env.BENCH_WORKSPACES ?? 1_000);
 const GOALS = { readyMs: 2000, rssMb: 512, reads: 0.9, stopMs: 1000 };
+/** Tenths of the workspaces read in turn: more than the node keeps in memory at once. */
+const ROUNDS = 3;
 const CLUSTER = join(ROOT, '.ci', 'pg-cluster');
 
 interface Made {
@@ -128,18 +131,30 @@ async function main(): Promise<void> {
     await s.server.stop();
     const b = await started(url, 'big', dir, big.made[0] as Made);
     const rssStart = await rssMb(b.server.pid);
-    const tenth = big.made.filter((_, i) => i % 10 === 0);
-    for (const ws of tenth) {
-      await call(b.server.url, '/v1/jobs?limit=50', {
-        headers: { authorization: `Bearer ${ws.key}` },
-      });
+    // Three tenths in turn: the node holds one tenth in memory, and lets the earlier ones go.
+    const cold: number[] = [];
+    let rssTenth = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const ws of big.made.filter((_, i) => i % 10 === round)) {
+        const t = performance.now();
+        await call(b.server.url, '/v1/jobs?limit=50', {
+          headers: { authorization: `Bearer ${ws.key}` },
+        });
+        cold.push(performance.now() - t);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1500)); // its trim runs each second
+      rssTenth = Math.max(rssTenth, await rssMb(b.server.pid));
     }
-    const rssTenth = await rssMb(b.server.pid);
+    cold.sort((x, y) => x - y);
+    const coldMs = {
+      p50: cold[Math.floor(cold.length / 2)] ?? 0,
+      p99: cold[Math.floor(cold.length * 0.99)] ?? 0,
+    };
     const bigReads = await reads(b.server, big.made[0] as Made);
     const t1 = performance.now();
     await b.server.stop();
     const stopMs = performance.now() - t1;
-    report({ built, s, b, rssStart, rssTenth, smallReads, bigReads, stopMs, perWorkspace });
+    report({ built, s, b, rssStart, rssTenth, coldMs, smallReads, bigReads, stopMs, perWorkspace });
   } finally {
     await sql.end();
     await rm(dir, { recursive: true, force: true });
@@ -153,6 +168,7 @@ function report(f: {
   b: { readyMs: number; firstPageMs: number };
   rssStart: number;
   rssTenth: number;
+  coldMs: { p50: number; p99: number };
   smallReads: { page: Run; one: Run };
   bigReads: { page: Run; one: Run };
   stopMs: number;
@@ -175,7 +191,10 @@ function report(f: {
   line(
     'memory',
     f.rssTenth < GOALS.rssMb,
-    `RSS ${n(f.rssStart)} MB once started, ${n(f.rssTenth)} MB after a tenth of the workspaces read (goal < ${GOALS.rssMb} MB)`,
+    `RSS ${n(f.rssStart)} MB once started, at most ${n(f.rssTenth)} MB while ${ROUNDS} tenths of the workspaces were read in turn (goal < ${GOALS.rssMb} MB)`,
+  );
+  console.log(
+    `first page of a workspace not in memory: p50 ${f.coldMs.p50.toFixed(1)} ms, p99 ${f.coldMs.p99.toFixed(1)} ms`,
   );
   for (const key of ['one', 'page'] as const) {
     const ratio = f.bigReads[key].perSecond / f.smallReads[key].perSecond;
