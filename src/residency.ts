@@ -17,8 +17,7 @@ export function followResidency(rt: Runtime): void {
     return;
   }
   scheduler.around(async (group, run) => {
-    await store.ensure(group);
-    const release = store.hold(group);
+    const release = await store.use(group);
     try {
       return await run();
     } finally {

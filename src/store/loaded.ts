@@ -37,6 +37,9 @@ export class LoadedListeners {
 
   /** Tells every listener of every workspace parsed and not told yet; one added since was told. */
   tell(): void {
+    if (this.#waiting.length === 0) {
+      return;
+    }
     const waiting = this.#waiting;
     this.#waiting = [];
     for (const [scope, listeners] of waiting) {

@@ -25,8 +25,8 @@ export interface ScopeSource {
 export interface Resident {
   install(scope: Scope, colls: LoadedScope): void;
   evict(scope: Scope): void;
-  /** How many records a workspace in memory holds. */
-  sizeOf(scope: Scope): number;
+  /** How many records a workspace in memory holds; undefined for one memory does not hold. */
+  sizeOf(scope: Scope): number | undefined;
   /** The workspace a global record by this id is of (a key, an OAuth connection), if any. */
   workspaceOfGlobal(id: string): Scope | undefined;
 }
@@ -129,18 +129,30 @@ export class Residency {
 
   /** Loads `scope` if it is away, and marks it used. */
   async ensure(scope: Scope): Promise<void> {
-    if (scope === GLOBAL) {
-      return;
-    }
     while (this.away.has(scope)) {
-      let loading = this.#loading.get(scope);
-      if (loading === undefined) {
-        loading = this.#load(scope).finally(() => this.#loading.delete(scope));
-        this.#loading.set(scope, loading);
-      }
-      await loading;
+      await this.#loadingOf(scope);
     }
     this.#touch(scope);
+  }
+
+  /**
+   * Loads `scope` if it is away and holds it until the function returned is called. The hold is
+   * taken in the same turn as the workspace is found in memory: nothing can let it go between.
+   */
+  async use(scope: Scope): Promise<() => void> {
+    while (this.away.has(scope)) {
+      await this.#loadingOf(scope);
+    }
+    return this.hold(scope);
+  }
+
+  #loadingOf(scope: Scope): Promise<void> {
+    let loading = this.#loading.get(scope);
+    if (loading === undefined) {
+      loading = this.#load(scope).finally(() => this.#loading.delete(scope));
+      this.#loading.set(scope, loading);
+    }
+    return loading;
   }
 
   async #load(scope: Scope): Promise<void> {
@@ -187,8 +199,7 @@ export class Residency {
     };
     try {
       for (const scope of workspaces) {
-        await this.ensure(scope);
-        releases.push(this.hold(scope));
+        releases.push(await this.use(scope));
       }
     } catch (err) {
       release();
@@ -245,7 +256,7 @@ export class Residency {
   trim(keep = this.#keep): number {
     let held = 0;
     for (const scope of this.#used.keys()) {
-      held += this.#store.sizeOf(scope);
+      held += this.#store.sizeOf(scope) ?? 0;
     }
     let let_go = 0;
     for (const scope of [...this.#used.keys()]) {
@@ -253,7 +264,7 @@ export class Residency {
         break;
       }
       if (this.#idle(scope)) {
-        held -= this.#store.sizeOf(scope);
+        held -= this.#store.sizeOf(scope) ?? 0;
         this.#used.delete(scope);
         this.#written.delete(scope);
         this.away.add(scope);
@@ -278,8 +289,14 @@ export class Residency {
     );
   }
 
+  /** A workspace memory does not hold (a deleted one, an id that names none) is not tracked. */
   #touch(scope: Scope): void {
+    if (scope === GLOBAL) {
+      return; // always in memory
+    }
     this.#used.delete(scope);
-    this.#used.set(scope, true);
+    if (this.#store.sizeOf(scope) !== undefined) {
+      this.#used.set(scope, true);
+    }
   }
 }

@@ -63,8 +63,12 @@ export class Scopes {
         this.loaded.forget(scope);
       },
       sizeOf: (scope) => {
+        const colls = this.#scopes.get(scope);
+        if (colls === undefined) {
+          return undefined;
+        }
         let size = 0;
-        for (const collection of this.#scopes.get(scope)?.values() ?? []) {
+        for (const collection of colls.values()) {
           size += collection.byId.size;
         }
         return size;

@@ -127,6 +127,11 @@ export class Store implements Backing {
     return this.#residency?.away.has(scope) ?? false;
   }
 
+  /** Loads `scope` if it is away and keeps it in memory until the function returned is called. */
+  use(scope: Scope): Promise<() => void> {
+    return this.#residency?.use(scope) ?? Promise.resolve(() => {});
+  }
+
   /** Keeps `scope` in memory until the function returned is called (a request, a task using it). */
   hold(scope: Scope): () => void {
     return this.#residency?.hold(scope) ?? (() => {});
@@ -348,6 +353,9 @@ export class Store implements Backing {
     if (dueOf === undefined || persistence?.noteDue === undefined) {
       return;
     }
+    // A workspace loaded for this request is scanned for its work now, not once the answer is on
+    // its way: its due must count the work it held before this commit.
+    this.#scopes.loaded.tell();
     for (const [scope, coll] of ops) {
       if (scope !== GLOBAL && coll !== DROP) {
         persistence.noteDue(scope, dueOf(scope));

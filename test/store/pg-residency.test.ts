@@ -85,6 +85,25 @@ describe.skipIf(!pgAvailable)('workspaces loaded when first used, on PostgreSQL'
     expect(after.body.status).toBe('overdue');
   });
 
+  test("after a restart, a commit to a workspace its request loaded keeps the workspace's next work's time in PostgreSQL", async () => {
+    const first = await start('kept');
+    const { ws } = await withInvoiceDue(first);
+    await stop(first);
+    const dueOf = async () =>
+      Number(
+        (await db.sql.query('SELECT due FROM kept.scopes WHERE scope = $1', [ws.id])).rows[0]?.due,
+      );
+    const before = await dueOf();
+    const h = await start('kept');
+    const note = await again(h, ws).api.post('/contacts', {
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+    });
+    expect(note.status).toBe(201);
+    await h.rt.store.sync();
+    expect(await dueOf()).toBe(before);
+  });
+
   test('a workspace whose next work is not known (a copy or a seed wrote it) is loaded once after start to learn it', async () => {
     const first = await start('survey');
     const { ws, invoice } = await withInvoiceDue(first);

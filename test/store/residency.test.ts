@@ -124,6 +124,18 @@ describe('workspaces loaded when first used (residency)', () => {
     expect(store.residency?.trim()).toBe(1);
   });
 
+  test('a workspace is held from the turn it is found in memory: nothing lets it go before its user runs', async () => {
+    const db = new FakeDatabase({ [A]: 4 });
+    const store = storeOver(db, 0);
+    await store.ensure(A);
+    const using = store.use(A);
+    expect(store.residency?.trim()).toBe(0); // another request's trim, before this one resumes
+    const release = await using;
+    expect(jobsOf(store, A)).toBe(4);
+    release();
+    expect(store.residency?.trim()).toBe(1);
+  });
+
   test('a workspace whose write PostgreSQL has not committed yet is not let go', async () => {
     const db = new FakeDatabase({ [A]: 1 });
     const store = storeOver(db, 0);
@@ -185,6 +197,18 @@ describe('workspaces loaded when first used (residency)', () => {
     await store.ensure(A);
     store.transaction((tx) => tx.workspace(A).put('jobs' as never, { id: 'x' } as never));
     expect(db.dues.get(A)).toBe(1234);
+  });
+
+  test('a commit to a workspace just loaded counts the work its records held before it', async () => {
+    const db = new FakeDatabase({ [A]: 1 });
+    const store = storeOver(db, Number.POSITIVE_INFINITY);
+    const scheduled = new Map<string, number>();
+    // What a start's scan of a workspace finds due (an invoice falling due, say).
+    store.onLoaded((scope) => scheduled.set(scope, 5678));
+    store.tracksDue((scope) => scheduled.get(scope) ?? null);
+    await store.ensure(A);
+    store.transaction((tx) => tx.workspace(A).put('jobs' as never, { id: 'x' } as never));
+    expect(db.dues.get(A)).toBe(5678);
   });
 
   test('counts of a workspace away are read where it is, without loading it', async () => {
