@@ -9,6 +9,8 @@ import type { Scope } from './store/types';
 // workspace whose due is not known (a seed, a copy wrote it) is loaded once after start to learn it.
 
 const wakeKey = (scope: Scope) => `wake:${scope}`;
+/** How long a task whose workspace could not be loaded waits to try again. */
+const RETRY_MS = 1000;
 
 export function followResidency(rt: Runtime): void {
   const { store, scheduler } = rt;
@@ -17,7 +19,13 @@ export function followResidency(rt: Runtime): void {
     return;
   }
   scheduler.around(async (group, run) => {
-    const release = await store.use(group);
+    const release = await store.use(group).catch((err: unknown) => {
+      // The database did not answer: the workspace is loaded again a second later, which
+      // schedules this work anew (a load scans for it), and it runs then.
+      const at = rt.clocks.of(group).nowMs() + RETRY_MS;
+      scheduler.schedule(wakeKey(group), at, () => store.load(group), group);
+      throw err;
+    });
     try {
       return await run();
     } finally {

@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'vitest';
+import { createRuntime, defaultConfig } from '../../src/runtime';
 import { Store } from '../../src/store';
 import type { Durability } from '../../src/store/persistence';
-import { ScopeAway, type ScopeSource } from '../../src/store/residency';
+import { keepFromEnv } from '../../src/store/pg/open';
+import { NOTHING_DUE, ScopeAway, type ScopeSource } from '../../src/store/residency';
 import { emptyContents, type LoadedScope, type Op } from '../../src/store/types';
 
 // Issue 39: a store on PostgreSQL holds no workspace at start; each is loaded when first used,
@@ -32,8 +34,15 @@ class FakeDatabase implements ScopeSource, Durability {
     }
   }
 
+  /** Loads that fail before one succeeds (the database away). */
+  failing = 0;
+
   async readScope(scope: string): Promise<LoadedScope> {
     this.reads.push(scope);
+    if (this.failing > 0) {
+      this.failing -= 1;
+      throw new Error('the database is not answering');
+    }
     await new Promise((resolve) => setImmediate(resolve));
     return { jobs: new Map(this.rows.get(scope) ?? []) };
   }
@@ -218,5 +227,33 @@ describe('workspaces loaded when first used (residency)', () => {
     const counted = await store.counts([A, B], ['jobs']);
     expect([counted(A, 'jobs'), counted(B, 'jobs')]).toEqual([5, 2]);
     expect(db.reads).toEqual([B]);
+  });
+
+  test('a task whose workspace cannot be loaded (the database away) loads it again a second later', async () => {
+    const db = new FakeDatabase({ [A]: 1 });
+    // Nothing due known for it, so no load at start: the task's is the first.
+    const store = Store.away(emptyContents(), new Map([[A, NOTHING_DUE]]), db, db, 10);
+    const rt = createRuntime(store, defaultConfig({ log: () => {} }));
+    let ran = 0;
+    rt.scheduler.schedule('probe', rt.clock.nowMs(), () => ran++, A);
+    db.failing = 1;
+    await rt.scheduler.advanceTo(rt.clock.nowMs());
+    expect([ran, rt.scheduler.has(`wake:${A}`), store.isAway(A)]).toEqual([0, true, true]);
+    await rt.scheduler.advanceTo(rt.clock.nowMs() + 1000);
+    expect(store.isAway(A)).toBe(false);
+    await store.close();
+  });
+});
+
+describe('SVC_STORE_KEEP', () => {
+  test('unset is 200,000 records; a whole number is taken; anything else is refused with one line', () => {
+    expect(keepFromEnv({})).toBe(200_000);
+    expect(keepFromEnv({ SVC_STORE_KEEP: '0' })).toBe(0);
+    expect(keepFromEnv({ SVC_STORE_KEEP: ' 5000 ' })).toBe(5000);
+    for (const bad of ['lots', '-1', '1.5', '1e6']) {
+      expect(() => keepFromEnv({ SVC_STORE_KEEP: bad })).toThrow(
+        `SVC_STORE_KEEP must be a whole number of records (0 or more): not ${bad}`,
+      );
+    }
   });
 });

@@ -9,12 +9,19 @@ import { PgPersistence } from './persistence';
 
 const RETRY_MS = 1000;
 
-/** The records a node keeps in memory before it lets idle workspaces go: SVC_STORE_KEEP, else 200,000. */
+/**
+ * The records a node keeps in memory before it lets idle workspaces go: SVC_STORE_KEEP, else
+ * 200,000. A value that is not a whole number is refused, not taken for the default.
+ */
 export function keepFromEnv(env: NodeJS.ProcessEnv = process.env): number {
-  const asked = Number(env.SVC_STORE_KEEP);
-  return env.SVC_STORE_KEEP !== undefined && Number.isInteger(asked) && asked >= 0
-    ? asked
-    : DEFAULT_KEEP;
+  const text = env.SVC_STORE_KEEP?.trim();
+  if (text === undefined || text === '') {
+    return DEFAULT_KEEP;
+  }
+  if (!/^\d+$/.test(text)) {
+    throw new Error(`SVC_STORE_KEEP must be a whole number of records (0 or more): not ${text}`);
+  }
+  return Number(text);
 }
 
 /** The store on PostgreSQL: its global scope in memory, every workspace away until used. */
