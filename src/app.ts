@@ -48,7 +48,7 @@ export function createApp(rt: Runtime, extend?: V1Extension): OpenAPIHono<AppEnv
     // The control API and the web app find records by their ids alone: their workspaces first.
     return residency === undefined || v1
       ? durable(c, next)
-      : whileHeld(residency.holdNamed(namesIn(c)), () => durable(c, next));
+      : durable(c, () => whileHeld(residency.holdNamed(namesIn(c)), next));
   });
   app.route('/v1', v1App(rt, extend));
   app.route('/__admin', adminApp(rt));

@@ -18,12 +18,11 @@ export function followResidency(rt: Runtime): void {
   if (residency === undefined) {
     return;
   }
-  scheduler.around(async (group, run) => {
+  scheduler.around(async ({ key, group, run }) => {
     const release = await store.use(group).catch((err: unknown) => {
-      // The database did not answer: the workspace is loaded again a second later, which
-      // schedules this work anew (a load scans for it), and it runs then.
-      const at = rt.clocks.of(group).nowMs() + RETRY_MS;
-      scheduler.schedule(wakeKey(group), at, () => store.load(group), group);
+      // The database did not answer: the task goes again a second later (unless a load of its
+      // workspace schedules it anew first), whatever it was: a retry, a workspace's expiry.
+      scheduler.schedule(key, rt.clocks.of(group).nowMs() + RETRY_MS, run, group);
       throw err;
     });
     try {
@@ -32,7 +31,14 @@ export function followResidency(rt: Runtime): void {
       release();
     }
   });
-  store.tracksDue((scope) => scheduler.earliest(scope) ?? null);
+  // Its next task's time; now while a resend or test send is open (a stop cuts it short: it goes
+  // again after the start, as on the data file).
+  const dueOf = (scope: Scope): number | null => {
+    const next = scheduler.earliest(scope);
+    const unsent = rt.deliveries.unsentIn(scope) ? rt.clocks.of(scope).nowMs() : undefined;
+    return next === undefined ? (unsent ?? null) : Math.min(next, unsent ?? next);
+  };
+  store.tracksDue(dueOf);
   residency.keepWhile((scope) => scheduler.busy(scope));
   residency.onReset((dues) => {
     const unknown: Scope[] = [];
@@ -44,19 +50,23 @@ export function followResidency(rt: Runtime): void {
         scheduler.schedule(wakeKey(scope), due, () => store.load(scope), scope);
       }
     }
-    residency.surveying = survey(rt, unknown);
+    residency.surveying = survey(rt, unknown, dueOf);
   });
   // Loaded, its work is scheduled as it is: the wake has done its part.
   store.onLoaded((scope) => scheduler.cancel(wakeKey(scope)));
 }
 
 /** Loads each workspace in turn, and keeps what it found due next, letting them go as it goes. */
-async function survey(rt: Runtime, scopes: readonly Scope[]): Promise<void> {
+async function survey(
+  rt: Runtime,
+  scopes: readonly Scope[],
+  dueOf: (scope: Scope) => number | null,
+): Promise<void> {
   const residency = rt.store.residency;
   for (const scope of scopes) {
     try {
       await rt.store.load(scope);
-      await residency?.learnDue(scope, rt.scheduler.earliest(scope) ?? null);
+      await residency?.learnDue(scope, dueOf(scope));
       residency?.trim();
     } catch {
       // Deleted meanwhile, or the database away: the next start looks again.

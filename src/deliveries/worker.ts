@@ -34,6 +34,8 @@ export class DeliveryWorker implements Deliveries {
   readonly #stop = new AbortController();
   /** Deliveries being sent right now: a second start of the same one waits its turn. */
   readonly #sending = new Set<string>();
+  /** Per workspace, the open deliveries its caller sends (a resend, a test send): never scheduled. */
+  readonly #unsent = new Map<string, Set<string>>();
 
   constructor(rt: RuntimeBase) {
     this.#rt = rt;
@@ -53,11 +55,10 @@ export class DeliveryWorker implements Deliveries {
       for (const p of scoped.values('pending_updates')) {
         this.#hold(wsId, p);
       }
-      if (store.residency !== undefined) {
-        // Away from memory, it missed the daily sweeps: its log keeps 30 days all the same.
-        queueMicrotask(() => sweepWorkspace(this.#rt, wsId));
-      }
     });
+    // Away from memory (PostgreSQL), it missed the daily sweeps: swept before it is first read,
+    // its log keeps 30 days all the same.
+    store.onInstall((wsId) => sweepWorkspace(this.#rt, wsId));
     store.onApplied((changes) => {
       for (const change of changes) {
         if (change.scope === GLOBAL) {
@@ -70,6 +71,7 @@ export class DeliveryWorker implements Deliveries {
             this.#follow(change.scope, after, false);
           } else {
             this.#rt.scheduler.cancel(deliveryKey(change.scope, change.id));
+            this.#unsentIs(change.scope, change.id, false);
           }
         } else if (change.coll === 'pending_updates') {
           const after = change.after as PendingUpdate | undefined;
@@ -108,8 +110,23 @@ export class DeliveryWorker implements Deliveries {
     return this.#pool.running;
   }
 
+  unsentIn(wsId: string): boolean {
+    return (this.#unsent.get(wsId)?.size ?? 0) > 0;
+  }
+
+  /** Keeps #unsent: a delivery open with no attempt scheduled is its caller's to send. */
+  #unsentIs(wsId: string, id: string, open: boolean): void {
+    const ids = this.#unsent.get(wsId);
+    if (open) {
+      this.#unsent.set(wsId, (ids ?? new Set()).add(id));
+    } else if (ids?.delete(id) && ids.size === 0) {
+      this.#unsent.delete(wsId);
+    }
+  }
+
   #follow(wsId: string, d: Delivery, atStart: boolean): void {
     const key = deliveryKey(wsId, d.id);
+    this.#unsentIs(wsId, d.id, isOpen(d) && !this.#held(d) && d.next_attempt_at === null);
     if (!isOpen(d) || this.#held(d)) {
       this.#rt.scheduler.cancel(key);
     } else if (d.next_attempt_at !== null) {

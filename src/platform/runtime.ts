@@ -19,6 +19,8 @@ export interface Deliveries {
   stop(): void;
   /** How many sends are out now. */
   readonly sending: number;
+  /** Whether workspace `wsId` has a resend or test send open, sent by its caller, not scheduled. */
+  unsentIn(wsId: string): boolean;
   /** Sends an open delivery now; undefined when there is no such delivery. */
   attempt(wsId: string, id: string): Promise<Delivery | undefined>;
   /** Creates a delivery and sends it once, now: a resend or a test send from the log. */

@@ -249,7 +249,8 @@ function checkPortals(rt: Runtime, wsId: string, written: Written): void {
   }
   const elsewhere = new Set<string>();
   for (const ws of rt.store.global.values('workspaces')) {
-    if (ws.id !== wsId) {
+    // One away from memory (PostgreSQL) holds none of these links: the door loaded every holder.
+    if (ws.id !== wsId && !rt.store.isAway(ws.id)) {
       for (const job of rt.store.values(ws.id, 'jobs')) {
         elsewhere.add(String((job as StoredRecord).portal_token));
       }

@@ -30,6 +30,11 @@ export class LoadedListeners {
     }
   }
 
+  /** The store read back: no workspace parsed before is told of. */
+  clear(): void {
+    this.#waiting = [];
+  }
+
   /** A dropped workspace: nobody is told of it any more. */
   forget(scope: Scope): void {
     this.#waiting = this.#waiting.filter(([waiting]) => waiting !== scope);

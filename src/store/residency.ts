@@ -45,8 +45,11 @@ export const NOTHING_DUE = Number.MAX_SAFE_INTEGER;
 /** How often a node looks for idle workspaces to let go. */
 const TRIM_MS = 1000;
 
-/** Ids and tokens are letters, digits, - and _: nothing else is looked for (nor sent to SQL). */
-const NAME = /^[A-Za-z0-9_-]{8,200}$/;
+/**
+ * Ids (UUIDs) and tokens are 16 or more letters, digits, - and _: nothing else is looked for (nor
+ * sent to SQL), so a page's own words (`inspector`, `notifications`) cost no query.
+ */
+const NAME = /^[A-Za-z0-9_-]{16,200}$/;
 const namesRecord = (name: string) => NAME.test(name);
 
 export class Residency {
@@ -93,10 +96,9 @@ export class Residency {
     clearInterval(this.#timer);
   }
 
-  /** Counts of the workspaces away, read where they are: a page of every workspace loads none. */
+  /** Counts of workspaces away, read where they are: a page of every workspace loads none. */
   async counts(scopes: readonly Scope[], colls: readonly string[]): Promise<Map<string, number>> {
-    const away = scopes.filter((scope) => this.away.has(scope));
-    return away.length === 0 ? new Map() : this.#source.counts(away, colls);
+    return scopes.length === 0 ? new Map() : this.#source.counts(scopes, colls);
   }
 
   learnDue(scope: Scope, due: number | null): Promise<void> {
@@ -181,7 +183,8 @@ export class Residency {
       }
     }
     const rest = wanted.filter((name) => !scopes.has(name));
-    if (this.away.size > 0 && rest.length > 0) {
+    // Looked up even when no workspace is away: the one holding it is held, not let go mid-way.
+    if (rest.length > 0) {
       for (const scope of await this.#source.holdersOf(rest)) {
         scopes.add(scope);
       }

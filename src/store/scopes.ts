@@ -36,6 +36,7 @@ export class Scopes {
   /** Every scope let go, then `data` (the data file's contents, or PostgreSQL's global scope). */
   load(data: DataFileContents, clear = false): void {
     if (clear) {
+      this.loaded.clear();
       this.#scopes.clear();
       this.#unparsed.clear();
       this.#replayed.clear();
@@ -57,6 +58,7 @@ export class Scopes {
       install: (scope, colls) => {
         this.#loadScope(scope, colls);
         this.loaded.parsed(scope);
+        this.onInstall(scope);
       },
       evict: (scope) => {
         this.#scopes.delete(scope);
@@ -209,6 +211,9 @@ export class Scopes {
     this.dropped.add(scope);
     this.onDrop(scope);
   }
+
+  /** Told of each workspace loaded from PostgreSQL, before anything reads it. */
+  onInstall: (scope: Scope) => void = () => {};
 
   /** Told of each workspace dropped (residency forgets it). */
   onDrop: (scope: Scope) => void = () => {};

@@ -117,9 +117,30 @@ export class Store implements Backing {
     scopes: readonly Scope[],
     colls: readonly string[],
   ): Promise<(scope: Scope, coll: string) => number> {
-    const away = (await this.#residency?.counts(scopes, colls)) ?? new Map<string, number>();
-    return (scope, coll) =>
-      this.isAway(scope) ? (away.get(`${scope} ${coll}`) ?? 0) : this.count(scope, coll);
+    // Memory's counts first: a workspace let go while PostgreSQL counts is counted all the same.
+    const counted = new Map<string, number>();
+    for (const scope of scopes.filter((s) => !this.isAway(s))) {
+      for (const coll of colls) {
+        counted.set(`${scope} ${coll}`, this.count(scope, coll));
+      }
+    }
+    const away = scopes.filter((s) => this.isAway(s));
+    for (const [key, n] of (await this.#residency?.counts(away, colls)) ?? []) {
+      counted.set(key, n);
+    }
+    return (scope, coll) => counted.get(`${scope} ${coll}`) ?? 0;
+  }
+
+  /**
+   * `listener` for each workspace loaded from PostgreSQL, before the request or task that needed
+   * it reads it (on the data file, never): what must be true of a workspace when it is first read.
+   */
+  onInstall(listener: (scope: Scope) => void): void {
+    const before = this.#scopes.onInstall;
+    this.#scopes.onInstall = (scope) => {
+      before(scope);
+      listener(scope);
+    };
   }
 
   /** Whether workspace `scope` is away from memory (PostgreSQL): what finds by id alone skips it. */

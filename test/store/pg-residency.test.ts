@@ -17,7 +17,9 @@ describe.skipIf(!pgAvailable)('workspaces loaded when first used, on PostgreSQL'
 
   /** A svc over `schema`, as `svc serve --store` starts one: no workspace in memory. */
   async function start(schema: string, keep?: number): Promise<Harness> {
-    const h = harness({}, { store: await Store.openPostgres(db.url, schema, keep) });
+    const store = await Store.openPostgres(db.url, schema, keep);
+    // Webhooks may go to 127.0.0.1, where nothing listens on port 9: a send fails at once.
+    const h = harness({ allowLocalTargets: true }, { store });
     open.push(h);
     return h;
   }
@@ -147,5 +149,42 @@ describe.skipIf(!pgAvailable)('workspaces loaded when first used, on PostgreSQL'
     expect(back.body).toEqual(listed.body);
     const one = await ws.api.get(`/jobs/${listed.body.data[0].id}`);
     expect(one.body).toEqual(listed.body.data[0]);
+  });
+
+  test('a restore checks its portal links against the workspaces in memory and those holding one, not every workspace', async () => {
+    const first = await start('restore');
+    const { ws } = await withInvoiceDue(first);
+    const other = await first.workspace({ profile: 'small' });
+    const snap = (await first.admin.get(`/workspaces/${ws.id}/snapshot`)).body;
+    await stop(first);
+    const h = await start('restore');
+    expect(h.rt.store.isAway(other.id)).toBe(true);
+    snap.collections.jobs[0].portal_token = `fresh${Date.now()}token`;
+    const restored = await h.admin.raw('PUT', `/workspaces/${ws.id}/snapshot`, {
+      body: JSON.stringify(snap),
+      headers: { 'content-type': 'application/json' },
+      invalid: false,
+    });
+    expect(restored.status).toBe(200);
+    expect(h.rt.store.isAway(other.id)).toBe(true);
+  });
+
+  test('a workspace away through its 30 days shows no delivery older than its log keeps, on its first read', async () => {
+    const first = await start('sweep');
+    const ws = await first.workspace();
+    const hook = await ws.api.post('/webhooks', {
+      event: 'job.created',
+      target_url: 'http://127.0.0.1:9/hook',
+    });
+    expect(hook.status).toBe(201);
+    const sent = await first.admin.post(`/webhooks/${hook.body.id}/test`);
+    expect(sent.status).toBe(200);
+    const log = `/webhooks/${hook.body.id}/deliveries`;
+    expect((await first.admin.get(log)).body.data).toHaveLength(1);
+    await stop(first);
+    const h = await start('sweep');
+    await h.admin.post('/clock', { advance_seconds: 31 * DAY_S });
+    expect(h.rt.store.isAway(ws.id)).toBe(true);
+    expect((await h.admin.get(log)).body.data).toEqual([]);
   });
 });

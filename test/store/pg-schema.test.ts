@@ -85,4 +85,28 @@ describe.skipIf(!pgAvailable)('the PostgreSQL schema', () => {
     client.release();
     expect(read.rows[0].t).toBe(written);
   });
+
+  test('a version 3 schema is brought to 4: its jobs and deliveries get their second names, a row holding \\u0000 too', async () => {
+    const client = await db.sql.connect();
+    await migrate(client, 'three', 3);
+    const rows = [
+      ['jobs', 'j1', { id: 'j1', portal_token: 'tokenOne', notes: 'a\u0000b' }],
+      ['deliveries', 'd1', { id: 'd1', webhook_id: 'hook-1' }],
+      ['notes', 'n1', { id: 'n1', webhook_id: 'not-a-delivery' }],
+    ] as const;
+    for (const [coll, id, data] of rows) {
+      await client.query(
+        `INSERT INTO three.records (scope, coll, id, data) VALUES ('w', $1, $2, $3::json)`,
+        [coll, id, JSON.stringify(data)],
+      );
+    }
+    await migrate(client, 'three');
+    const named = await client.query('SELECT id, name FROM three.records ORDER BY id');
+    client.release();
+    expect(named.rows).toEqual([
+      { id: 'd1', name: 'hook-1' },
+      { id: 'j1', name: 'tokenOne' },
+      { id: 'n1', name: null },
+    ]);
+  });
 });

@@ -77,4 +77,24 @@ describe('Scheduler', () => {
     expect(ran).toEqual(['x', 'y', 'z']);
     expect(scheduler.size).toBe(0);
   });
+
+  test("a group's earliest work counts a task running now at the time it fell due, until it ends", async () => {
+    const now = 1_000_000;
+    const clock = new Clock(0, () => now);
+    const scheduler = new Scheduler(clock);
+    let finish: () => void = () => {};
+    scheduler.schedule(
+      'send',
+      now - 5,
+      () => new Promise<void>((resolve) => (finish = resolve)),
+      'ws',
+    );
+    scheduler.schedule('later', now + 500, () => undefined, 'ws');
+    scheduler.runDue();
+    await Promise.resolve();
+    expect([scheduler.busy('ws'), scheduler.earliest('ws')]).toEqual([true, now - 5]);
+    finish();
+    await scheduler.idle();
+    expect([scheduler.busy('ws'), scheduler.earliest('ws')]).toEqual([false, now + 500]);
+  });
 });

@@ -13,11 +13,21 @@ interface Task {
   group: string | undefined;
 }
 
+/** A task of a workspace, as `around` is given it to run. */
+export interface GroupTask {
+  key: string;
+  at: number;
+  group: string;
+  run: () => unknown;
+}
+
 /** A workspace's tasks: their keys, and a heap of them by `at`, for its own clock's moves. */
 interface Group {
   keys: Set<string>;
   queue: MinHeap<Task>;
   inFlight: Set<Promise<void>>;
+  /** When each task running now fell due, on the group's clock. */
+  runningAt: Map<Promise<void>, number>;
   /** Moves of this group's clock, one after another. */
   advancing: Promise<void>;
 }
@@ -51,7 +61,7 @@ export class Scheduler {
   #started = false;
   readonly #onError: (err: unknown, key: string) => void;
   /** What runs around a group's task: its workspace loaded and kept while it runs (residency). */
-  #around: ((group: string, run: () => unknown) => unknown) | undefined;
+  #around: ((task: GroupTask) => unknown) | undefined;
 
   /** `offsetOf`: how far a group's clock is ahead of the server's `clock` now, in ms. */
   constructor(
@@ -138,13 +148,20 @@ export class Scheduler {
   }
 
   /** Every task of a group runs through `around` (the store on PostgreSQL loads its workspace). */
-  around(wrap: (group: string, run: () => unknown) => unknown): void {
+  around(wrap: (task: GroupTask) => unknown): void {
     this.#around = wrap;
   }
 
-  /** When `group`'s next task falls due on its clock; undefined when none is scheduled. */
+  /**
+   * When `group`'s next task falls due on its clock, a task running now counting as due when it
+   * fell due (a send under way that a stop cuts short goes again); undefined when there is none.
+   */
   earliest(group: string): number | undefined {
-    return this.#peekGroup(group)?.at;
+    let at = this.#peekGroup(group)?.at;
+    for (const running of this.#groups.get(group)?.runningAt.values() ?? []) {
+      at = at === undefined ? running : Math.min(at, running);
+    }
+    return at;
   }
 
   /** Whether work of `group` is running now. */
@@ -254,6 +271,7 @@ export class Scheduler {
         keys: new Set(),
         queue: new MinHeap<Task>(byAt),
         inFlight: new Set(),
+        runningAt: new Map(),
         advancing: Promise.resolve(),
       };
       this.#groups.set(group, of);
@@ -277,10 +295,11 @@ export class Scheduler {
     this.#forget(task);
     const group = task.group === undefined ? undefined : this.#group(task.group);
     const around = this.#around;
+    const { key, at, group: of } = task;
     const run =
-      around === undefined || task.group === undefined
+      around === undefined || of === undefined
         ? task.run
-        : () => around(task.group as string, task.run);
+        : () => around({ key, at, group: of, run: task.run });
     const running: Promise<void> = Promise.resolve()
       .then(run)
       .then(
@@ -290,9 +309,11 @@ export class Scheduler {
       .finally(() => {
         this.#inFlight.delete(running);
         group?.inFlight.delete(running);
+        group?.runningAt.delete(running);
       });
     this.#inFlight.add(running);
     group?.inFlight.add(running);
+    group?.runningAt.set(running, task.at);
   }
 
   /** Takes `task` out of its group's keys. */

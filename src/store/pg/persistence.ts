@@ -182,8 +182,8 @@ export class PgPersistence implements Durability, ScopeSource {
   /** A workspace's next work due, found by loading it: only where none was known. */
   async learnDue(scope: Scope, due: number | null): Promise<void> {
     await this.#pool.query(
-      `INSERT INTO ${this.#s}.scopes (scope, version, due) VALUES ($1, 0, $2)
-       ON CONFLICT (scope) DO UPDATE SET due = excluded.due WHERE ${this.#s}.scopes.due IS NULL`,
+      // An update only: a workspace deleted meanwhile (its row gone) must not come back.
+      `UPDATE ${this.#s}.scopes SET due = $2 WHERE scope = $1 AND due IS NULL`,
       [scope, due ?? NOTHING_DUE],
     );
   }

@@ -104,6 +104,8 @@ export async function migrate(
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`svc migrate ${schema}`]);
+    // A migration of a big store may outlast the pool's statement timeout: it is not cut.
+    await client.query('SET LOCAL statement_timeout = 0');
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
     await client.query(
       `CREATE TABLE IF NOT EXISTS ${s}.migrations (
@@ -138,27 +140,31 @@ export async function migrate(
   }
 }
 
+/** Rows the migration to version 4 reads at a time: memory stays small whatever the store. */
+const NAMING_BATCH = 5000;
+
 /** The second names of the rows an older version wrote, read and filled in by svc (SECOND_NAME). */
 async function nameRecords(client: pg.ClientBase, s: string): Promise<void> {
-  const { rows } = await client.query<{ scope: string; coll: string; id: string; data: string }>(
-    `SELECT scope, coll, id, data::text AS data FROM ${s}.records WHERE coll = ANY($1)`,
-    [Object.keys(SECOND_NAME)],
-  );
-  const named = rows.flatMap((row) => {
-    const name = secondNameOf(row.coll, JSON.parse(row.data) as Record<string, unknown>);
-    return name === null ? [] : [{ ...row, name }];
-  });
-  await client.query(
-    `UPDATE ${s}.records r SET name = u.name
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS u(scope, coll, id, name)
-     WHERE r.scope = u.scope AND r.coll = u.coll AND r.id = u.id`,
-    [
-      named.map((r) => r.scope),
-      named.map((r) => r.coll),
-      named.map((r) => r.id),
-      named.map((r) => r.name),
-    ],
-  );
+  for (let after = 0; ; ) {
+    const { rows } = await client.query<{ ord: string; coll: string; data: string }>(
+      `SELECT ord, coll, data::text AS data FROM ${s}.records
+       WHERE coll = ANY($1) AND ord > $2 ORDER BY ord LIMIT $3`,
+      [Object.keys(SECOND_NAME), after, NAMING_BATCH],
+    );
+    if (rows.length === 0) {
+      return;
+    }
+    after = Number(rows.at(-1)?.ord);
+    const named = rows.flatMap((row) => {
+      const name = secondNameOf(row.coll, JSON.parse(row.data) as Record<string, unknown>);
+      return name === null ? [] : [{ ord: row.ord, name }];
+    });
+    await client.query(
+      `UPDATE ${s}.records r SET name = u.name
+       FROM unnest($1::bigint[], $2::text[]) AS u(ord, name) WHERE r.ord = u.ord`,
+      [named.map((r) => r.ord), named.map((r) => r.name)],
+    );
+  }
 }
 
 /**
