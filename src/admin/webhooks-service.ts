@@ -5,6 +5,7 @@ import { deliveryBody, eventDef, testSample } from '../events';
 import { ApiError } from '../platform/errors';
 import { WILDCARD } from '../platform/family';
 import { holderOf } from '../platform/holder-of';
+import { whileHeld } from '../platform/http/residency';
 import { newId, randomToken } from '../platform/ids';
 import type { Deliveries, Runtime } from '../platform/runtime';
 import { appContext } from '../platform/service-context';
@@ -75,12 +76,7 @@ export async function acrossHeld<T>(
   if (residency === undefined || workspaceId !== undefined) {
     return list();
   }
-  const release = await residency.holdAll(rt.store.scopes());
-  try {
-    return list();
-  } finally {
-    release();
-  }
+  return whileHeld(residency.holdAll(rt.store.scopes()), async () => list());
 }
 
 export const listAllWebhooks = (

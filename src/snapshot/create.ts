@@ -1,4 +1,5 @@
 import { type Access, mintApiKey, mintControlToken } from '../platform/auth';
+import { whileHeld } from '../platform/http/residency';
 import { newId, randomToken } from '../platform/ids';
 import type { Runtime } from '../platform/runtime';
 import { withFreshIds } from '../seed/remap';
@@ -57,12 +58,9 @@ export async function createFromSnapshot(
   const nowMs = rt.clock.nowMs() + offset;
   const now = rt.clock.isoOf(nowMs);
   // A link the copy keeps must not open another workspace's job: those holding one are loaded.
-  const release = await holdClaimed(rt, wsId, fresh.collections);
-  try {
-    return made(rt, { wsId, fresh, name, offset, nowMs, now, expiresInSeconds });
-  } finally {
-    release();
-  }
+  return whileHeld(holdClaimed(rt, wsId, fresh.collections), async () =>
+    made(rt, { wsId, fresh, name, offset, nowMs, now, expiresInSeconds }),
+  );
 }
 
 function made(

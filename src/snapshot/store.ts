@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { ApiError } from '../platform/errors';
+import { whileHeld } from '../platform/http/residency';
 import type { Runtime } from '../platform/runtime';
 import { advanceClock, type StoreMeta } from '../platform/store-meta';
 import { dumpScope, GLOBAL, type Rec } from '../store';
@@ -43,12 +44,7 @@ function scopeOf(rt: Runtime, scope: string): ScopeRecords {
 
 /** Everything the server holds: every workspace, every key (as its hash), the clock's offset. */
 export async function exportStore(rt: Runtime): Promise<StoreSnapshot> {
-  const release = await holdEvery(rt);
-  try {
-    return await exportHeld(rt);
-  } finally {
-    release();
-  }
+  return whileHeld(holdEvery(rt), () => exportHeld(rt));
 }
 
 async function exportHeld(rt: Runtime): Promise<StoreSnapshot> {
@@ -87,12 +83,7 @@ export async function importStore(
   fieldAt?: (wsId: string) => FieldAt,
 ): Promise<{ workspaces: number; records: number }> {
   checkIds(snap);
-  const release = await holdEvery(rt);
-  try {
-    return await importHeld(rt, snap, fieldAt);
-  } finally {
-    release();
-  }
+  return whileHeld(holdEvery(rt), () => importHeld(rt, snap, fieldAt));
 }
 
 async function importHeld(

@@ -2,6 +2,7 @@ import type { ApiKey, Workspace } from '../platform/auth';
 import { LAST_INSTANT } from '../platform/clock';
 import { ApiError } from '../platform/errors';
 import { holderOf } from '../platform/holder-of';
+import { whileHeld } from '../platform/http/residency';
 import type { Runtime } from '../platform/runtime';
 import { dumpScope, type Rec, type Tx } from '../store';
 import type { GlobalCollections, Name, WorkspaceCollections } from '../store/collections';
@@ -103,12 +104,7 @@ export async function restoreWorkspace(
   checkFrame(snap);
   checkCredentials(rt, wsId, snap);
   checkClockLead(rt, snap);
-  const release = await holdClaimed(rt, wsId, snap.collections);
-  try {
-    return await restoreHeld(rt, wsId, snap);
-  } finally {
-    release();
-  }
+  return whileHeld(holdClaimed(rt, wsId, snap.collections), () => restoreHeld(rt, wsId, snap));
 }
 
 async function restoreHeld(rt: Runtime, wsId: string, snap: WorkspaceSnapshot): Promise<Workspace> {
