@@ -5,10 +5,11 @@ import type { AppEnv } from './platform/app-env';
 import { onError } from './platform/errors/handler';
 import { cors } from './platform/http/cors';
 import { durability } from './platform/http/durability';
+import { setAnswerHeader } from './platform/http/headers';
 import { health } from './platform/http/health';
 import { notFoundHandler } from './platform/http/not-found';
 import { assignRequestId } from './platform/http/request-id';
-import { namesIn, whileHeld } from './platform/http/residency';
+import { namesIn, whileHeld, writes } from './platform/http/residency';
 import { SegmentRouter } from './platform/http/router';
 import { validationHook } from './platform/openapi/validation';
 import { stampAddress } from './platform/rate-limit';
@@ -35,8 +36,13 @@ export function createApp(rt: Runtime, extend?: V1Extension): OpenAPIHono<AppEnv
   const residency = rt.store.residency;
   // Before every layer: a probe is answered even while the store refuses every other request.
   app.get('/__health', health(rt.store));
+  // With several nodes, each answer names the node that gave it (decisions.md, Several nodes).
+  const node = rt.store.cluster?.node;
   app.use('*', (c, next) => {
     assignRequestId(c);
+    if (node !== undefined) {
+      setAnswerHeader(c, 'X-Svc-Node', node);
+    }
     if (!config.appUrlFromRequest) {
       c.set('appUrl', config.publicUrl);
     }
@@ -46,9 +52,16 @@ export function createApp(rt: Runtime, extend?: V1Extension): OpenAPIHono<AppEnv
       return Promise.resolve(preflight);
     }
     // The control API and the web app find records by their ids alone: their workspaces first.
-    return residency === undefined || v1
-      ? durable(c, next)
-      : durable(c, () => whileHeld(residency.holdNamed(namesIn(c)), next));
+    // With several nodes, /v1 reads the global scope (its keys) as the last node left it first.
+    if (residency === undefined || (v1 && residency.coordinate === undefined)) {
+      return durable(c, next);
+    }
+    // Asked for only once the store is known to be available (durable may answer first).
+    const holding = () =>
+      v1
+        ? residency.holdAll([], { global: true })
+        : residency.holdNamed(namesIn(c), writes(c) ? 'all' : undefined);
+    return durable(c, () => whileHeld(holding(), next));
   });
   app.route('/v1', v1App(rt, extend));
   app.route('/__admin', adminApp(rt));

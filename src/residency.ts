@@ -18,8 +18,14 @@ export function followResidency(rt: Runtime): void {
   if (residency === undefined) {
     return;
   }
+  // With several nodes, a task writes its workspace under the lease (store/pg/cluster.ts), on its
+  // records as the last node to write them left them.
+  const hold = (group: Scope) =>
+    residency.coordinate === undefined
+      ? store.use(group)
+      : residency.holdAll([group], { lease: [group] });
   scheduler.around(async ({ key, group, run }) => {
-    const release = await store.use(group).catch((err: unknown) => {
+    const release = await hold(group).catch((err: unknown) => {
       // The database did not answer: the task goes again a second later (unless a load of its
       // workspace schedules it anew first), whatever it was: a retry, a workspace's expiry.
       scheduler.schedule(key, rt.clocks.of(group).nowMs() + RETRY_MS, run, group);

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import { createApp } from './app';
@@ -19,7 +20,7 @@ import type { Runtime } from './platform/runtime';
 import { storeMeta } from './platform/store-meta';
 import { createRuntime } from './runtime';
 import { seedDataFile, seedInto } from './seed';
-import { Store, storeFiles } from './store';
+import { GLOBAL, Store, storeFiles } from './store';
 
 export interface ServeOptions {
   port: number;
@@ -62,7 +63,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     if (bundle && opts.store) {
       throw new Error(`${opts.data} is a support bundle, served from memory: not with --store`);
     }
-    opened = await openStore(opts, bundle);
+    opened = await openStore(opts, bundle, bound.port);
   } catch (err) {
     await bound.close();
     throw err;
@@ -114,6 +115,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
 async function openStore(
   opts: ServeOptions,
   bundle: Bundle | undefined,
+  port: number,
 ): Promise<{ store: Store; fresh: boolean }> {
   // A store killed before its first compaction lives only in its journal: that is not missing.
   const fresh = !storeFiles(opts.data).some((file) => existsSync(file));
@@ -128,12 +130,21 @@ async function openStore(
     // The node's own files (its request log, uploads) go beside --data, made if missing as a
     // data file's folder is.
     await mkdir(dirname(opts.data), { recursive: true });
-    const store = await Store.openPostgres(opts.store.url, opts.store.schema);
-    // A schema svc has never written to holds no store meta (a seed, or any write, leaves it).
-    const empty = store.global.get('meta', 'store') === undefined;
-    if (empty && opts.seed) {
-      await seedInto(store, { seed: DEFAULT_SEED, profile: 'demo' });
-    }
+    // One node of as many as serve the schema (architecture.md, Several nodes), named in each
+    // answer's X-Svc-Node: SVC_NODE_NAME, else this machine and port.
+    const node = process.env.SVC_NODE_NAME?.trim() || `${hostname()}:${port}`;
+    const store = await Store.openPostgres(opts.store.url, opts.store.schema, undefined, node);
+    // Under the global scope's lease, so that of nodes started at once on a new schema one
+    // seeds it, and the others find it seeded.
+    const empty = await store.leased([GLOBAL], async () => {
+      // A schema svc has never written to holds no store meta (a seed, or any write, leaves it).
+      const none = store.global.get('meta', 'store') === undefined;
+      if (none && opts.seed) {
+        await seedInto(store, { seed: DEFAULT_SEED, profile: 'demo' });
+      }
+      storeMeta(store);
+      return none;
+    });
     return { store, fresh: empty };
   }
   if (fresh && opts.seed) {
@@ -217,6 +228,8 @@ function startClockAt(store: Store, ms: number): void {
 type Fetch = Parameters<typeof getRequestListener>[0];
 
 interface Bound {
+  /** The port bound (the one asked for, or the one the system gave for 0). */
+  port: number;
   /** Hands requests to the app from now on; those that came early get it too. */
   serve(app: Fetch): Server;
   /** Gives the port back when the start fails. */
@@ -232,6 +245,7 @@ async function bind(port: number, hostname: string, config: Config): Promise<Bou
   let handle: Fetch = async (req, env) => (await built)(req, env);
   const server = await listen((req, env) => handle(req, env), port, hostname, config);
   return {
+    port: (server.address() as AddressInfo).port,
     serve(app) {
       handle = app;
       ready(app);

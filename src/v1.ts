@@ -6,7 +6,7 @@ import { authenticate, requirePlan } from './platform/auth';
 import type { Family, RouteDeps, SubList } from './platform/family';
 import { applyFault, routeMethods } from './platform/faults';
 import { limitBodies } from './platform/http/body-limit';
-import { whileHeld } from './platform/http/residency';
+import { whileHeld, writes } from './platform/http/residency';
 import { documentFor, registerSecuritySchemes } from './platform/openapi/document';
 import { validationHook } from './platform/openapi/validation';
 import { rateLimit, rateLimitHeaders } from './platform/rate-limit';
@@ -51,10 +51,13 @@ export function v1App(rt: Runtime, extend?: V1Extension): OpenAPIHono<AppEnv> {
       rt.faults.active
         ? applyFault(rt.faults, c, methodsAt).then((faulted) => faulted ?? idempotent(c, next))
         : idempotent(c, next); // the common case waits on nothing more
-    // On PostgreSQL, the credential's workspace is loaded first (store/residency.ts).
-    return residency === undefined
-      ? go()
-      : whileHeld(residency.holdAll([c.get('ctx').workspace.id]), go);
+    // On PostgreSQL, the credential's workspace is loaded first (store/residency.ts), and with
+    // several nodes, leased by a write (store/pg/cluster.ts).
+    if (residency === undefined) {
+      return go();
+    }
+    const wsId = c.get('ctx').workspace.id;
+    return whileHeld(residency.holdAll([wsId], { lease: writes(c) ? [wsId] : [] }), go);
   });
 
   const listsOf = (families: readonly Family[], lists: (f: Family) => readonly SubList[]) =>

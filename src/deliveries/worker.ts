@@ -24,6 +24,12 @@ const DAY = 24 * 60 * 60 * 1000;
 /** decisions.md: the delivery log keeps settled deliveries 30 days. */
 const KEEP_MS = 30 * DAY;
 
+/**
+ * How long a node's claim on an attempt keeps others from sending it (several nodes): past the
+ * longest a receiver is waited for, so only a node lost mid-way is ever taken over.
+ */
+const CLAIM_MS = 60_000;
+
 /** Sends at once across all subscriptions; a few per subscription (see Pool). */
 const CONCURRENCY = 256;
 const PER_SUBSCRIPTION = 8;
@@ -183,24 +189,54 @@ export class DeliveryWorker implements Deliveries {
 
   async #send(wsId: string, d: Delivery): Promise<Delivery | undefined> {
     const { store } = this.#rt;
-    const clock = this.#rt.clocks.of(wsId);
+    const cluster = store.cluster;
     await store.sync();
-    return this.#pool.run(d.webhook_id, async () => {
-      // Read again inside the slot: while this waited for the disk and for a free slot the
-      // subscription may have been deleted (DELETE, a 410), switched off or given a new secret.
-      const out = this.#outgoing(wsId, d.id);
-      if (!out) {
-        return this.#cancel(wsId, d.id);
-      }
-      const at = clock.iso(); // when it went out, after any wait for a free slot
-      const result = await deliverOrFault(this.#rt, wsId, out, this.#stop.signal);
-      if (this.#stop.signal.aborted) {
-        return undefined;
-      }
-      // Settled before the slot is let go, so the delivery waiting for it sees what this one
-      // did: a 410 deleting the subscription, or a 50th failure switching it off.
-      return this.#settle(wsId, d.id, { n: out.attempt, at, result });
-    });
+    const send = () =>
+      this.#pool.run(d.webhook_id, async () => {
+        // Read again inside the slot: while this waited for the disk and for a free slot the
+        // subscription may have been deleted (DELETE, a 410), switched off or given a new secret.
+        const out = await this.#write(wsId, () => this.#outgoing(wsId, d.id));
+        if (!out) {
+          return this.#write(wsId, () => this.#cancel(wsId, d.id));
+        }
+        if (cluster) {
+          // Several nodes: the attempt is claimed, so that it goes once whichever node reads it
+          // open; a node lost mid-way is taken over once its claim lapses. The claim is kept
+          // past the attempt: a node that read it open before it was settled still finds it.
+          const key = `delivery:${wsId}:${d.id}:${out.attempt}`;
+          const claim = await cluster.claim(key, CLAIM_MS);
+          if (!claim.won) {
+            this.#later(wsId, d.id, claim.leftMs);
+            return d;
+          }
+        }
+        const at = this.#rt.clocks.of(wsId).iso(); // when it went out, after any wait for a slot
+        const result = await deliverOrFault(this.#rt, wsId, out, this.#stop.signal);
+        if (this.#stop.signal.aborted) {
+          return undefined;
+        }
+        // Settled before the slot is let go, so the delivery waiting for it sees what this one
+        // did: a 410 deleting the subscription, or a 50th failure switching it off.
+        return this.#write(wsId, () => this.#settle(wsId, d.id, { n: out.attempt, at, result }));
+      });
+    // Several nodes: nobody waits on the workspace's lease while the receiver answers.
+    return cluster ? cluster.without(wsId, send) : send();
+  }
+
+  /** Runs `fn` as it is, or with several nodes under the workspace's lease (store/pg/cluster.ts). */
+  #write<T>(wsId: string, fn: () => T): Promise<T> {
+    const cluster = this.#rt.store.cluster;
+    return cluster ? cluster.within(wsId, fn) : Promise.resolve(fn());
+  }
+
+  /** Another node claimed the attempt: this one looks again once the claim has lapsed. */
+  #later(wsId: string, id: string, ms: number): void {
+    this.#rt.scheduler.schedule(
+      deliveryKey(wsId, id),
+      this.#rt.clocks.of(wsId).nowMs() + ms + 1,
+      () => this.attempt(wsId, id),
+      wsId,
+    );
   }
 
   /**

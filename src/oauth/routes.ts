@@ -228,7 +228,8 @@ function holdConnected(rt: Rt, app: OAuthApp): Promise<() => void> {
       connected.add(connection.workspace_id);
     }
   }
-  return residency.holdAll(connected);
+  // A trade writes the global scope (codes, tokens) and, refused, the workspaces it disconnects.
+  return residency.holdAll(connected, { global: true, lease: 'all' });
 }
 
 /** The workspace a token answer grants access to; a revocation's `{}` names none. */

@@ -25,7 +25,11 @@ export function holdClaimed(rt: Runtime, wsId: string, collections: Records): Pr
   return residency.holdNamed(names);
 }
 
-/** Loads and holds every workspace (a whole-store snapshot taken or put back). */
-export function holdEvery(rt: Runtime): Promise<() => void> {
-  return rt.store.residency?.holdAll(rt.store.scopes()) ?? Promise.resolve(() => {});
+/** Loads and holds every workspace (a whole-store snapshot taken, or put back: `write`). */
+export function holdEvery(rt: Runtime, write = false): Promise<() => void> {
+  const residency = rt.store.residency;
+  return (
+    residency?.holdAll(rt.store.scopes(), { global: true, lease: write ? 'all' : undefined }) ??
+    Promise.resolve(() => {})
+  );
 }

@@ -83,7 +83,7 @@ export async function importStore(
   fieldAt?: (wsId: string) => FieldAt,
 ): Promise<{ workspaces: number; records: number }> {
   checkIds(snap);
-  return whileHeld(holdEvery(rt), () => importHeld(rt, snap, fieldAt));
+  return whileHeld(holdEvery(rt, true), () => importHeld(rt, snap, fieldAt));
 }
 
 async function importHeld(

@@ -6,6 +6,7 @@ import { DurableMark } from './durable-mark';
 import { encodeGroup, Journal, type JournalTx, type ReplayTx } from './journal';
 import { acquireLock, noteInLock } from './lock';
 import { FoldStopped } from './pace';
+import type { Cluster } from './pg/cluster';
 import type { DataFileContents, Op, Scope } from './types';
 
 const MIN_COMPACT_BYTES = 8 * 1024 * 1024;
@@ -30,6 +31,8 @@ export interface Durability {
   enqueue(seq: number, ops: Op[]): void;
   /** A workspace's next work due after the commit just queued (PostgreSQL keeps it, residency.ts). */
   noteDue?(scope: Scope, due: number | null): void;
+  /** PostgreSQL served by several nodes: what a node coordinates with the others by. */
+  readonly cluster?: Cluster | undefined;
   waitFor(seq: number): Promise<void>;
   foldSoon(): void;
   compact(): Promise<void>;

@@ -76,6 +76,13 @@ export class Residency {
   /** Raised by a read back: a load begun before it brings nothing in. */
   #generation = 0;
   #dues: ReadonlyMap<Scope, number | null> = new Map();
+  /**
+   * Several nodes (pg/cluster.ts): before a hold is given, the scopes read again where another
+   * node wrote them since, and the leases of those the holder writes taken.
+   */
+  coordinate:
+    | ((reads: readonly Scope[], writes: readonly Scope[]) => Promise<() => void>)
+    | undefined;
   readonly #onReset: ((dues: ReadonlyMap<Scope, number | null>) => void)[] = [];
 
   readonly #timer: NodeJS.Timeout | undefined;
@@ -173,7 +180,7 @@ export class Residency {
    * portal token): what the control API and the web app find by an id alone. Each is held until
    * the function returned is called.
    */
-  async holdNamed(names: readonly string[]): Promise<() => void> {
+  async holdNamed(names: readonly string[], lease?: 'all'): Promise<() => void> {
     const wanted = names.filter(namesRecord);
     const scopes = new Set(wanted.filter((name) => this.#used.has(name) || this.away.has(name)));
     for (const name of wanted) {
@@ -189,11 +196,18 @@ export class Residency {
         scopes.add(scope);
       }
     }
-    return this.holdAll(scopes);
+    return this.holdAll(scopes, { global: true, lease });
   }
 
-  /** Loads each of `workspaces` (a whole-store operation), each held until `release` is called. */
-  async holdAll(workspaces: Iterable<Scope>): Promise<() => void> {
+  /**
+   * Loads each of `workspaces` (a whole-store operation), each held until `release` is called.
+   * With several nodes, each (and with `global`, the global scope) is as the last node to write it
+   * left it, and `lease` takes the leases of all of them (`'all'`) or of those named.
+   */
+  async holdAll(
+    workspaces: Iterable<Scope>,
+    opts: { global?: boolean; lease?: 'all' | readonly Scope[] | undefined } = {},
+  ): Promise<() => void> {
     const releases: (() => void)[] = [];
     const release = () => {
       for (const one of releases) {
@@ -201,14 +215,28 @@ export class Residency {
       }
     };
     try {
+      const held: Scope[] = [];
       for (const scope of workspaces) {
         releases.push(await this.use(scope));
+        held.push(scope);
+      }
+      if (this.coordinate !== undefined) {
+        const reads = opts.global ? [GLOBAL, ...held] : held;
+        const writes = opts.lease === 'all' ? reads : (opts.lease ?? []);
+        releases.push(await this.coordinate(reads, writes));
       }
     } catch (err) {
       release();
       throw err;
     }
     return release;
+  }
+
+  /** A workspace another node made: away, loaded when first used. */
+  learn(scope: Scope): void {
+    if (this.#store.sizeOf(scope) === undefined) {
+      this.away.add(scope);
+    }
   }
 
   /** Marks `scope` in use until the function returned is called. */

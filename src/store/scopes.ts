@@ -1,8 +1,10 @@
 import { Collection } from './collection';
+import { caughtUpOps, type Fresh, freshOps } from './fresh';
 import { parsed, type ReplayOp } from './journal';
 import { LoadedListeners } from './loaded';
 import { type Resident, ScopeAway } from './residency';
 import {
+  type Change,
   type DataFileContents,
   DROP,
   GLOBAL,
@@ -86,6 +88,11 @@ export class Scopes {
         return undefined;
       },
     };
+  }
+
+  /** Whether `scope` is in memory. */
+  has(scope: Scope): boolean {
+    return this.#scopes.has(scope);
   }
 
   /** Workspaces in memory, the global scope aside. */
@@ -201,6 +208,24 @@ export class Scopes {
         collection.delete(before);
       }
     }
+  }
+
+  /**
+   * Another node wrote `scope` (pg/cluster.ts): memory takes its records as PostgreSQL holds them
+   * now. The changes that made; none for a scope not in memory, read whole when first used.
+   */
+  takeFresh(scope: Scope, fresh: Fresh): Change[] {
+    const colls = this.#scopes.get(scope);
+    if (colls === undefined) {
+      return [];
+    }
+    const held = (c: string) => colls.get(c)?.byId;
+    const { ops, changes } =
+      'whole' in fresh
+        ? freshOps(scope, held, [...colls.keys()], fresh.whole)
+        : caughtUpOps(scope, held, fresh.puts, fresh.deletes);
+    this.apply(ops);
+    return changes;
   }
 
   #drop(scope: Scope): void {

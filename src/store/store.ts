@@ -1,6 +1,8 @@
 import type { Collection } from './collection';
 import type { GlobalCollections, WorkspaceCollections } from './collections';
+import type { Fresh } from './fresh';
 import { type Durability, Persistence } from './persistence';
+import type { Cluster } from './pg/cluster';
 import { Residency, ScopeAway, type ScopeSource } from './residency';
 import { type Backing, ScopedStore } from './scoped';
 import { Scopes } from './scopes';
@@ -16,6 +18,13 @@ import {
   type Scope,
   ScopeDropped,
 } from './types';
+
+/** A write this node made without the lease of its scope: a path that forgot to take it. */
+export class Unleased extends Error {
+  constructor(readonly scope: Scope) {
+    super(`a write to scope ${scope} without its lease: it is taken before the write`);
+  }
+}
 
 export type CommitHook = (changes: readonly Change[], tx: Tx) => void;
 
@@ -62,8 +71,13 @@ export class Store implements Backing {
   }
 
   /** The PostgreSQL store at `url`, in `schema` (architecture.md, The store on PostgreSQL). */
-  static async openPostgres(url: string, schema: string, keep?: number): Promise<Store> {
-    return (await import('./pg/open')).openPostgres(url, schema, keep);
+  static async openPostgres(
+    url: string,
+    schema: string,
+    keep?: number,
+    node?: string,
+  ): Promise<Store> {
+    return (await import('./pg/open')).openPostgres(url, schema, keep, node);
   }
 
   /** A store over `data`, its commits made durable by `durability` (store/pg/open.ts). */
@@ -100,6 +114,44 @@ export class Store implements Backing {
     this.#load(data, true);
     this.#residency?.reset(away);
     this.#seq = Math.max(seq, data.seq);
+  }
+
+  /** On PostgreSQL served by several nodes, what this one coordinates with the others by. */
+  get cluster(): Cluster | undefined {
+    return this.#persistence?.cluster;
+  }
+
+  /**
+   * Runs `fn` (writes made outside any request or task: a start's seed) under the leases of
+   * `scopes` where several nodes serve the store, else at once.
+   */
+  async leased<T>(scopes: readonly Scope[], fn: () => T | Promise<T>): Promise<T> {
+    const release = await this.cluster?.begin(scopes, scopes);
+    try {
+      return await fn();
+    } finally {
+      release?.();
+    }
+  }
+
+  /** Another node wrote `scope` (pg/cluster.ts): memory takes it, told as commits are. */
+  takeFresh(scope: Scope, fresh: Fresh): void {
+    const changes = this.#scopes.takeFresh(scope, fresh);
+    if (changes.length > 0) {
+      for (const listener of this.#applied) {
+        listener(changes);
+      }
+    }
+  }
+
+  /** Workspaces another node deleted: dropped here too, and told as a commit's drop is. */
+  dropFresh(scopes: readonly Scope[]): void {
+    for (const scope of scopes) {
+      this.#scopes.apply([[scope, DROP, DROP]]);
+      for (const listener of this.#droppedListeners) {
+        listener(scope);
+      }
+    }
   }
 
   /** On PostgreSQL, which workspaces are in memory; undefined for a store that holds them all. */
@@ -353,15 +405,23 @@ export class Store implements Backing {
     return this.#scopes.collections(scope);
   }
 
-  /** A write to a workspace away from memory is refused before any of it applies. */
+  /**
+   * A write to a workspace away from memory is refused before any of it applies; so is, with
+   * several nodes, a write to a scope this node does not hold the lease of (pg/cluster.ts), but
+   * one it makes new.
+   */
   #checkResident(ops: readonly Op[]): void {
     const residency = this.#residency;
     if (residency === undefined) {
       return;
     }
+    const cluster = this.cluster;
     for (const [scope, coll] of ops) {
       if (coll !== DROP && residency.away.has(scope)) {
         throw new ScopeAway(scope);
+      }
+      if (cluster && !cluster.mayWrite(scope, scope !== GLOBAL && !this.#scopes.has(scope))) {
+        throw new Unleased(scope);
       }
       residency.wrote(scope, this.#seq + 1);
     }

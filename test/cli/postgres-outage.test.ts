@@ -65,13 +65,11 @@ describe.skipIf(!pgAvailable)('svc on PostgreSQL when the database goes away', (
     expect(after.status).toBe(200);
     const healthy = await http(`${server.url}/__health`);
     expect([healthy.status, healthy.body]).toEqual([200, { ok: true }]);
-    // The serving lock went with the restarted database's connections; it is held again.
-    const second = await runSvc(
-      ['serve', '--port', '0', '--data', join(await tempDir(), 'n2.json'), '--store', url],
-      { timeoutMs: 30_000 },
-    );
-    expect(second.code).toBe(1);
-    expect(second.stderr).toMatch(/a svc already serves schema svc/);
+    // The serving lock went with the restarted database's connections; it is held again, so a
+    // seed, which would empty the schema under it, is refused.
+    const seed = await runSvc(['seed', '--store', url], { timeoutMs: 30_000 });
+    expect(seed.code).toBe(1);
+    expect(seed.stderr).toMatch(/a svc is serving schema svc of that database: stop it first/);
     const names = after.body.data.map((j: { name: string }) => j.name);
     expect(names).toContain('Outage');
     expect(names).not.toContain('Lost');

@@ -119,32 +119,26 @@ describe.skipIf(!pgAvailable)('svc serve --store postgres://…', () => {
     expect(gone.rows[0].n).toBe(0);
   });
 
-  test('a second svc over a schema a svc serves exits 1, one line; another schema of the database serves', async () => {
+  test('a second svc over a schema a svc serves joins it as another node; another schema of the database serves apart', async () => {
     const first = await serve('alone');
-    const second = await runSvc(
-      [
-        'serve',
-        '--port',
-        '0',
-        '--data',
-        join(await tempDir(), 'n2.json'),
-        '--store',
-        db.url,
-        '--store-schema',
-        'alone',
-      ],
-      { timeoutMs: 30_000 },
-    );
-    expect(second.code).toBe(1);
-    expect(second.stderr.trim()).toMatch(
-      /^svc: a svc already serves schema alone of that database: one svc a schema \(give another --store-schema\)$/,
-    );
+    const second = await serve('alone');
+    const key = bannerKeys(first.stdout())?.write ?? '';
+    const made = await http(`${first.url}/v1/jobs`, { method: 'POST', key, body: JOB });
+    expect(made.status).toBe(201);
+    const read = await http(`${second.url}/v1/jobs/${made.body.id}`, { key });
+    // The same record; its URLs are the answering node's own address (decisions.md).
+    expect([read.status, read.body.id, read.body.job_number]).toEqual([
+      200,
+      made.body.id,
+      made.body.job_number,
+    ]);
+    expect(read.headers.get('x-svc-node')).not.toBe(made.headers.get('x-svc-node'));
+    // Another schema is another store: seeded alike (the same demo keys), without that job.
     const beside = await serve('beside');
-    expect((await http(`${beside.url}/v1/ping`)).status).toBe(401);
+    expect((await http(`${beside.url}/v1/jobs/${made.body.id}`, { key })).status).toBe(404);
     await beside.stop();
+    await second.stop();
     await first.stop();
-    const again = await serve('alone');
-    await again.stop();
   });
 
   test('the request log is kept beside --data, its folder made if missing, and read back after a restart', async () => {

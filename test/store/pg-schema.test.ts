@@ -25,7 +25,16 @@ describe.skipIf(!pgAvailable)('the PostgreSQL schema', () => {
     const client = await db.sql.connect();
     await migrate(client, 'svc');
     client.release();
-    expect(await tables('svc')).toEqual(['changes', 'meta', 'migrations', 'records', 'scopes']);
+    expect(await tables('svc')).toEqual([
+      'changes',
+      'claims',
+      'gone',
+      'meta',
+      'migrations',
+      'rate_windows',
+      'records',
+      'scopes',
+    ]);
     const applied = await db.sql.query(
       'SELECT version, svc_version FROM svc.migrations ORDER BY 1',
     );

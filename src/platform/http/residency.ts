@@ -30,6 +30,10 @@ export async function whileHeld<T>(
   }
 }
 
+/** Whether a request may write: with several nodes, it takes the leases of what it names. */
+export const writes = (c: Context<AppEnv>): boolean =>
+  c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.req.method !== 'OPTIONS';
+
 /** Runs `next` with workspace `id` loaded and kept in memory (a store on PostgreSQL), else at once. */
 export function withWorkspace<T>(store: Store, id: string, next: () => Promise<T>): Promise<T> {
   const residency = store.residency;

@@ -4,15 +4,24 @@ import type { Durability } from '../persistence';
 import { NOTHING_DUE, type ScopeSource } from '../residency';
 import {
   type DataFileContents,
+  DROP,
   GLOBAL,
   type LoadedScope,
   type Op,
   type RawRecord,
   type Scope,
 } from '../types';
-import { writeGroup } from './commit';
-import { type Row, readAll, readDues, readGlobal } from './read';
+import { Cluster } from './cluster';
+import { type Versions, writeGroup } from './commit';
+import { type Row, readAll, readDues, readGlobal, readVersion } from './read';
 import { checkSchemaName, migrate, servingLock } from './schema';
+
+/** What another node wrote to a scope since a version (readSince). */
+export interface Catchup {
+  puts: [coll: string, id: string, data: RawRecord][];
+  deletes: [coll: string, id: string][];
+  version: number;
+}
 
 /** What a start reads: the global scope, and when each workspace's next work is due (null: not known). */
 export interface Opened {
@@ -31,6 +40,8 @@ export interface Opened {
 export const STATEMENT_TIMEOUT_MS = 30_000;
 /** Connections a node keeps: one commits at a time; the others load workspaces meanwhile. */
 export const POOL_SIZE = 4;
+/** Connections a node of several keeps for its leases: one a scope it writes at once. */
+export const LEASE_POOL_SIZE = 16;
 
 export class PgPersistence implements Durability, ScopeSource {
   readonly #pool: pg.Pool;
@@ -51,6 +62,10 @@ export class PgPersistence implements Durability, ScopeSource {
   #down: Error | undefined;
   #onLost: () => void = () => {};
   #closed = false;
+  /** The version of each scope memory holds, as PostgreSQL numbered it (0: never written). */
+  readonly known = new Map<Scope, number>();
+  /** Set when several nodes may serve the schema (svc serve): leases, and versions checked. */
+  cluster: Cluster | undefined;
 
   private constructor(
     url: string,
@@ -85,7 +100,7 @@ export class PgPersistence implements Durability, ScopeSource {
    * Connects, brings the schema to this svc's version, and reads every record, or (`away`) the
    * global scope alone and when each workspace's work falls due.
    */
-  static async open(url: string, schema: string, away = false): Promise<Opened> {
+  static async open(url: string, schema: string, away = false, node?: string): Promise<Opened> {
     const s = checkSchemaName(schema);
     const pool = new pg.Pool({
       connectionString: url,
@@ -97,17 +112,26 @@ export class PgPersistence implements Durability, ScopeSource {
     pool.on('error', () => {});
     let holder: pg.Client | undefined;
     try {
-      holder = await hold(url, schema);
+      holder = await hold(url, schema, node !== undefined);
       const client = await pool.connect();
       try {
         await migrate(client, schema);
+        // Read before the records: what memory then holds is at least as new as it says.
+        const version = await readVersion(client, s, GLOBAL);
         const data = away ? await readGlobal(client, s) : await readAll(client, s);
         const dues = away ? await readDues(client, s, data) : new Map();
-        return {
-          persistence: new PgPersistence(url, schema, pool, holder, data.seq),
-          data,
-          dues,
-        };
+        const persistence = new PgPersistence(url, schema, pool, holder, data.seq);
+        persistence.known.set(GLOBAL, version);
+        if (node !== undefined) {
+          const locks = new pg.Pool({
+            connectionString: url,
+            max: LEASE_POOL_SIZE,
+            connectionTimeoutMillis: 10_000,
+          });
+          locks.on('error', () => {});
+          persistence.cluster = new Cluster(node, pool, locks, s, schema, persistence.known);
+        }
+        return { persistence, data, dues };
       } finally {
         client.release();
       }
@@ -144,20 +168,70 @@ export class PgPersistence implements Durability, ScopeSource {
 
   /** One workspace's records, in the order memory keeps them. */
   async readScope(scope: Scope): Promise<LoadedScope> {
-    const { rows } = await this.#pool.query<Row>(
-      `SELECT coll, id, data FROM ${this.#s}.records WHERE scope = $1 ORDER BY ord`,
+    const { colls, version } = await this.readFresh(scope);
+    this.known.set(scope, version);
+    return colls;
+  }
+
+  /** One scope's records and its version, read in one statement (so as of one instant). */
+  async readFresh(scope: Scope): Promise<{ colls: LoadedScope; version: number }> {
+    const { rows } = await this.#pool.query<Partial<Row> & { version: string }>(
+      `SELECT v.version, r.coll, r.id, r.data
+       FROM (SELECT coalesce((SELECT version FROM ${this.#s}.scopes WHERE scope = $1), 0) AS version) v
+       LEFT JOIN ${this.#s}.records r ON r.scope = $1 ORDER BY r.ord`,
       [scope],
     );
-    const out: Record<string, Map<string, RawRecord>> = {};
+    const colls: Record<string, Map<string, RawRecord>> = {};
     for (const { coll, id, data } of rows) {
-      let records = out[coll];
+      if (coll === undefined || coll === null || id === undefined || data === undefined) {
+        continue; // a scope with no record: its version alone
+      }
+      let records = colls[coll];
       if (records === undefined) {
         records = new Map();
-        out[coll] = records;
+        colls[coll] = records;
       }
       records.set(id, data);
     }
-    return out;
+    return { colls, version: Number(rows[0]?.version ?? 0) };
+  }
+
+  /**
+   * What another node wrote to `scope` since version `since`: the records written and the keys
+   * deleted, and the version read at, in one statement.
+   */
+  async readSince(scope: Scope, since: number): Promise<Catchup> {
+    const { rows } = await this.#pool.query<{
+      version: string;
+      coll: string | null;
+      id: string | null;
+      data: RawRecord | null;
+      gone: boolean | null;
+    }>(
+      `SELECT v.version, c.coll, c.id, c.data, c.gone
+       FROM (SELECT coalesce((SELECT version FROM ${this.#s}.scopes WHERE scope = $1), 0) AS version) v
+       LEFT JOIN (
+         SELECT coll, id, NULL::json AS data, true AS gone, NULL::bigint AS ord
+         FROM ${this.#s}.gone WHERE scope = $1 AND version > $2
+         UNION ALL
+         SELECT coll, id, data, false, ord FROM ${this.#s}.records WHERE scope = $1 AND version > $2
+       ) c ON true
+       ORDER BY c.ord NULLS FIRST`,
+      [scope, since],
+    );
+    const puts: [string, string, RawRecord][] = [];
+    const deletes: [string, string][] = [];
+    for (const { coll, id, data, gone } of rows) {
+      if (coll === null || id === null) {
+        continue;
+      }
+      if (gone) {
+        deletes.push([coll, id]);
+      } else if (data !== null) {
+        puts.push([coll, id, data]);
+      }
+    }
+    return { puts, deletes, version: Number(rows[0]?.version ?? 0) };
   }
 
   /** The workspaces holding a record by any of `names`, as its id or its second name. */
@@ -211,12 +285,17 @@ export class PgPersistence implements Durability, ScopeSource {
     }
   }
 
-  /** The global scope as PostgreSQL holds it now, and each workspace's next work due. */
-  async readGlobal(): Promise<{ data: DataFileContents; dues: Map<Scope, number | null> }> {
+  /** The global scope as PostgreSQL holds it now, each workspace's next work due, its version. */
+  async readGlobal(): Promise<{
+    data: DataFileContents;
+    dues: Map<Scope, number | null>;
+    version: number;
+  }> {
     const client = await this.#pool.connect();
     try {
+      const version = await readVersion(client, this.#s, GLOBAL);
       const data = await readGlobal(client, this.#s);
-      return { data, dues: await readDues(client, this.#s, data) };
+      return { data, dues: await readDues(client, this.#s, data), version };
     } finally {
       client.release();
     }
@@ -229,7 +308,7 @@ export class PgPersistence implements Durability, ScopeSource {
    */
   async rehold(): Promise<void> {
     await this.#holder.end().catch(() => {}); // alive or not: its lock goes with it
-    this.#holder = await hold(this.#url, this.#schema);
+    this.#holder = await hold(this.#url, this.#schema, this.cluster !== undefined);
     this.#watch(this.#holder);
   }
 
@@ -270,6 +349,7 @@ export class PgPersistence implements Durability, ScopeSource {
   async close(): Promise<void> {
     this.#closed = true;
     await this.#loop;
+    await this.cluster?.close();
     await this.#pool.end();
     await this.#holder.end().catch(() => {});
   }
@@ -289,13 +369,28 @@ export class PgPersistence implements Durability, ScopeSource {
     }
   }
 
-  /** One group, whole or not at all (pg/commit.ts). */
+  /**
+   * One group, whole or not at all (pg/commit.ts); with several nodes, only where each scope is
+   * still at the version memory holds. Memory then holds each at the version written.
+   */
   async #commit(batch: { seq: number; ops: Op[] }[], dues: Map<Scope, number>): Promise<void> {
     const client = await this.#pool.connect();
+    let versions: Versions;
     try {
-      await writeGroup(client, this.#s, batch, dues);
+      const expected = this.cluster ? (scope: Scope) => this.known.get(scope) ?? 0 : undefined;
+      versions = await writeGroup(client, this.#s, batch, dues, expected);
     } finally {
       client.release();
+    }
+    for (const { ops } of batch) {
+      for (const [scope, coll] of ops) {
+        if (coll === DROP) {
+          this.known.delete(scope);
+        }
+      }
+    }
+    for (const [scope, version] of versions) {
+      this.known.set(scope, version);
     }
   }
 
@@ -317,22 +412,24 @@ export class PgPersistence implements Durability, ScopeSource {
 }
 
 /**
- * A connection holding `schema`'s serving lock. Alone until several nodes are built: two svc over
- * one schema would each answer from their own memory, and each overwrite the other's writes
- * (decisions.md).
+ * A connection holding `schema`'s serving lock. Nodes of svc serve share it (architecture.md,
+ * Several nodes: each coordinates with the others); anything else that opens the store (svc store
+ * copy, a test's harness) holds it alone, since it answers from its memory alone.
  */
-async function hold(url: string, schema: string): Promise<pg.Client> {
+async function hold(url: string, schema: string, shared: boolean): Promise<pg.Client> {
   const holder = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
   holder.on('error', () => {});
   try {
     await holder.connect();
     const held = await holder.query<{ got: boolean }>(
-      'SELECT pg_try_advisory_lock(hashtext($1)) AS got',
+      `SELECT pg_try_advisory_lock${shared ? '_shared' : ''}(hashtext($1)) AS got`,
       [servingLock(schema)],
     );
     if (!held.rows[0]?.got) {
       throw new Error(
-        `a svc already serves schema ${schema} of that database: one svc a schema (give another --store-schema)`,
+        shared
+          ? `schema ${schema} of that database is being emptied or copied (svc seed, svc store copy): serve it once that is done`
+          : `a svc already serves schema ${schema} of that database: stop it first`,
       );
     }
     return holder;

@@ -31,6 +31,15 @@ export async function readGlobal(client: pg.ClientBase, s: string): Promise<Data
   return contentsOf(await readSeq(client, s), rows.rows);
 }
 
+/** A scope's version (0: never written). */
+export async function readVersion(client: pg.ClientBase, s: string, scope: Scope): Promise<number> {
+  const { rows } = await client.query<{ version: string }>(
+    `SELECT version FROM ${s}.scopes WHERE scope = $1`,
+    [scope],
+  );
+  return Number(rows[0]?.version ?? 0);
+}
+
 async function readSeq(client: pg.ClientBase, s: string): Promise<number> {
   const seq = await client.query<{ value: number }>(
     `SELECT value FROM ${s}.meta WHERE key = 'seq'`,

@@ -5,7 +5,7 @@ import pg from 'pg';
 // of the migrations applied. svc never touches a table outside its schema.
 
 /** The schema version this svc writes. A database at a newer one is refused, naming both. */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /** What each version adds, in order: migration n takes a database from n - 1 to n. */
 const MIGRATIONS: readonly ((schema: string) => string)[] = [
@@ -54,6 +54,33 @@ const MIGRATIONS: readonly ((schema: string) => string)[] = [
     CREATE INDEX records_by_id ON ${s}.records (id);
     CREATE INDEX records_by_name ON ${s}.records (name) WHERE name IS NOT NULL;
     ALTER TABLE ${s}.scopes ADD COLUMN due bigint;`,
+  // Several nodes on one database (architecture.md, Several nodes). What a node reads to catch up
+  // with another's writes: each record's version (the version of its scope that wrote it last),
+  // and each record deleted, by the version that deleted it. What every node must count or take
+  // as one: a key's rate window, counted by whichever node a request reaches; and a claim on a
+  // piece of work (a delivery's attempt), so that one node alone does it, and another takes it
+  // over once the claim lapses.
+  (s) => `
+    ALTER TABLE ${s}.records ADD COLUMN version bigint NOT NULL DEFAULT 0;
+    CREATE INDEX records_by_version ON ${s}.records (scope, version);
+    CREATE TABLE ${s}.gone (
+      scope text NOT NULL,
+      coll text NOT NULL,
+      id text NOT NULL,
+      version bigint NOT NULL,
+      PRIMARY KEY (scope, coll, id)
+    );
+    CREATE INDEX gone_by_version ON ${s}.gone (scope, version);
+    CREATE TABLE ${s}.rate_windows (
+      bucket text PRIMARY KEY,
+      start_ms bigint NOT NULL,
+      count integer NOT NULL
+    );
+    CREATE TABLE ${s}.claims (
+      key text PRIMARY KEY,
+      node text NOT NULL,
+      until timestamptz NOT NULL
+    );`,
 ];
 
 /**
@@ -168,9 +195,9 @@ async function nameRecords(client: pg.ClientBase, s: string): Promise<void> {
 }
 
 /**
- * The advisory lock a svc serving `schema` holds for as long as it serves, alone: a second svc
- * over the same schema is refused (it would answer from a memory the first one's writes never
- * reach), and so is `svc seed --store`, which would pull the records from under it.
+ * The advisory lock every node serving `schema` holds, shared, for as long as it serves: `svc seed
+ * --store`, which would pull the records from under them, and `svc store copy`, which answers
+ * from its memory alone, take it alone, so they are refused while any node serves.
  */
 export const servingLock = (schema: string): string => `svc serving ${schema}`;
 
@@ -204,7 +231,9 @@ export async function emptySchema(url: string, schema: string): Promise<void> {
     if (!rows[0]?.got) {
       throw new Error(`a svc is serving schema ${schema} of that database: stop it first`);
     }
-    await client.query(`TRUNCATE ${s}.records, ${s}.scopes, ${s}.changes, ${s}.meta`);
+    await client.query(
+      `TRUNCATE ${s}.records, ${s}.scopes, ${s}.changes, ${s}.meta, ${s}.rate_windows, ${s}.claims, ${s}.gone`,
+    );
   } finally {
     await client.end();
   }
