@@ -138,6 +138,7 @@ function forgetDeleted(rt: Runtime): void {
   void rt.files.sweep(exists).catch(() => undefined);
   rt.store.onDropped((wsId) => {
     rt.scheduler.cancelGroup(wsId);
+    void rt.store.cluster?.kept.forget(wsId).catch(() => undefined);
     rt.requestLog.forget(wsId);
     // The bytes go once the deletion is on disk: a crash before must not leave records without them.
     void rt.store

@@ -1,4 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context, Next } from 'hono';
 import { catalogue, DELIVERIES } from './events';
 import { oauthRoutes } from './oauth';
 import type { AppEnv } from './platform/app-env';
@@ -45,7 +46,10 @@ export function v1App(rt: Runtime, extend?: V1Extension): OpenAPIHono<AppEnv> {
   const residency = rt.store.residency;
   v1.use('*', (c, next) => {
     authenticate(rt, c);
-    rateLimit(rt, c);
+    const counted = rateLimit(rt, c);
+    return counted === undefined ? door(c, next) : counted.then(() => door(c, next));
+  });
+  const door = (c: Context<AppEnv>, next: Next) => {
     requirePlan(c);
     const go = () =>
       rt.faults.active
@@ -58,7 +62,7 @@ export function v1App(rt: Runtime, extend?: V1Extension): OpenAPIHono<AppEnv> {
     }
     const wsId = c.get('ctx').workspace.id;
     return whileHeld(residency.holdAll([wsId], { lease: writes(c) ? [wsId] : [] }), go);
-  });
+  };
 
   const listsOf = (families: readonly Family[], lists: (f: Family) => readonly SubList[]) =>
     families.flatMap((f) =>

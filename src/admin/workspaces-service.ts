@@ -200,11 +200,14 @@ export function watchExpiry(rt: Runtime): void {
   });
 }
 
-function expire(rt: Runtime, wsId: string): void {
-  const ws = rt.store.global.get('workspaces', wsId);
-  if (ws?.expires_at && Date.parse(ws.expires_at) <= rt.clocks.of(wsId).nowMs()) {
-    deleteWorkspace(rt, wsId);
-  }
+/** Deleted once its clock passes its end; with several nodes, under the global scope's lease. */
+function expire(rt: Runtime, wsId: string): Promise<void> {
+  return rt.store.leased([GLOBAL], () => {
+    const ws = rt.store.global.get('workspaces', wsId);
+    if (ws?.expires_at && Date.parse(ws.expires_at) <= rt.clocks.of(wsId).nowMs()) {
+      deleteWorkspace(rt, wsId);
+    }
+  });
 }
 
 export function setSubscription(rt: Runtime, id: string, active: boolean): Workspace {

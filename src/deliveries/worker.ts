@@ -404,12 +404,21 @@ function sweep(rt: RuntimeBase): void {
 
 /** The settled deliveries of one workspace past KEEP_MS on its clock, and their events, go. */
 function sweepWorkspace(rt: RuntimeBase, wsId: string): void {
+  if (rt.store.isAway(wsId)) {
+    return; // swept as it is loaded (another node moved its clock, say)
+  }
   const cutoff = rt.clocks.of(wsId).nowMs() - KEEP_MS;
   const scoped = rt.store.workspace(wsId);
   const old = [...scoped.values('deliveries')].filter(
     (d) => !isOpen(d) && Date.parse(d.updated_at) < cutoff,
   );
   if (old.length === 0) {
+    return;
+  }
+  const cluster = rt.store.cluster;
+  if (cluster && !cluster.mayWrite(wsId, false)) {
+    // Several nodes: swept under the workspace's lease, on it as the last node left it.
+    void cluster.within(wsId, () => sweepWorkspace(rt, wsId)).catch(() => undefined);
     return;
   }
   rt.store.transaction((tx) => {

@@ -48,7 +48,7 @@ export interface EventCatalogue {
 }
 
 /** What a family's routes are built with. */
-export interface RouteDeps extends Pick<Runtime, 'files' | 'limiter'> {
+export interface RouteDeps extends Pick<Runtime, 'files' | 'limiter' | 'store'> {
   config: Config;
   cursors: Cursors;
   events: EventCatalogue;

@@ -33,6 +33,8 @@ declare module '../../store/collections' {
 const RETAIN_MS = 24 * 60 * 60 * 1000; // spec, Limits: remembered 24 hours
 const MAX_KEY_LENGTH = 255;
 const PURGE_TASK = 'idempotency:purge';
+/** With several nodes, how often each clears keys past their 24 hours from the shared table. */
+const PURGE_EVERY_MS = 60 * 60 * 1000;
 
 // spec, Limits: Idempotency-Key on POST, PATCH and DELETE, per credential. A replay returns the
 // first status and body with Idempotent-Replayed: true; the same key with another request, or
@@ -74,7 +76,8 @@ export class Idempotency {
   ): Promise<KeptAnswer & { replayed: boolean }> {
     const id = keyId(sent.scope, sent.key);
     this.#refuseRunning(id);
-    const earlier = this.#live(id);
+    const found = this.#live(id);
+    const earlier = found instanceof Promise ? await found : found;
     if (earlier) {
       this.#refuseOther(earlier, [sent.fingerprint]);
       return { status: earlier.status, body: sent.seal.open(earlier.body), replayed: true };
@@ -83,7 +86,7 @@ export class Idempotency {
     try {
       const answer = await run();
       if (remembered(answer.status)) {
-        this.#remember({
+        await this.#remember({
           id,
           credential_id: sent.scope,
           ...(answer.workspaceId === undefined ? {} : { workspace_id: answer.workspaceId }),
@@ -118,7 +121,8 @@ export class Idempotency {
       json === undefined ? raw : createHash('sha256').update(`${head}json:${json}`).digest('hex');
 
     this.#refuseRunning(id);
-    const earlier = this.#live(id);
+    const found = this.#live(id);
+    const earlier = found instanceof Promise ? await found : found;
     if (earlier) {
       // A key stored before JSON bodies were compared by content holds the raw fingerprint.
       this.#refuseOther(earlier, [fingerprint, raw]);
@@ -145,7 +149,8 @@ export class Idempotency {
     },
   ): Promise<Response | undefined> {
     this.#refuseRunning(sent.id);
-    const earlier = this.#live(sent.id);
+    const found = this.#live(sent.id);
+    const earlier = found instanceof Promise ? await found : found;
     const print = await fingerprinting(sent.head, sent.body, sent.type ?? '');
     if (earlier) {
       await drain(print.body);
@@ -196,7 +201,7 @@ export class Idempotency {
       if (fingerprint !== undefined && remembered(c.res.status)) {
         const answer = await c.res.clone().text();
         const workspaceId = c.get('ctx').credential.workspaceId;
-        this.#remember({
+        await this.#remember({
           id,
           credential_id: credentialId,
           workspace_id: workspaceId,
@@ -212,9 +217,26 @@ export class Idempotency {
     return undefined;
   }
 
-  #live(id: string): IdempotencyRecord | undefined {
-    const rec = this.#rt.store.global.get('idempotency_keys', id);
-    return rec && !this.#expired(rec) ? rec : undefined;
+  /**
+   * The key's answer, if kept and not past its 24 hours. With several nodes, read from the table
+   * every node keeps them in (store/pg/kept-answers.ts), the key counted as running meanwhile, so
+   * that a duplicate arriving during the read is 409 as on one node; else at once (no turn of the
+   * event loop between the running check and the run).
+   */
+  #live(id: string): IdempotencyRecord | undefined | Promise<IdempotencyRecord | undefined> {
+    const kept = this.#rt.store.cluster?.kept;
+    if (kept === undefined) {
+      const rec = this.#rt.store.global.get('idempotency_keys', id);
+      return rec && !this.#expired(rec) ? rec : undefined;
+    }
+    this.#running.add(id);
+    return kept
+      .get(id)
+      .then((text) => {
+        const rec = text === undefined ? undefined : (JSON.parse(text) as IdempotencyRecord);
+        return rec && !this.#expired(rec) ? rec : undefined;
+      })
+      .finally(() => this.#running.delete(id));
   }
 
   #clockOf(workspaceId: string | undefined): Clock {
@@ -226,14 +248,27 @@ export class Idempotency {
     return Date.parse(rec.created_at) + RETAIN_MS <= this.#clockOf(rec.workspace_id).nowMs();
   }
 
-  #remember(rec: IdempotencyRecord): void {
-    this.#rt.store.transaction((tx) => tx.global.put('idempotency_keys', rec));
+  async #remember(rec: IdempotencyRecord): Promise<void> {
+    const kept = this.#rt.store.cluster?.kept;
+    if (kept) {
+      await kept.put(rec.id, rec.workspace_id ?? null, JSON.stringify(rec));
+    } else {
+      this.#rt.store.transaction((tx) => tx.global.put('idempotency_keys', rec));
+    }
     if (!this.#rt.scheduler.has(PURGE_TASK)) {
       this.#schedulePurge();
     }
   }
 
   #schedulePurge(): void {
+    const kept = this.#rt.store.cluster?.kept;
+    if (kept) {
+      // A key kept 24 hours of real time is past its 24 hours on any clock: clocks only move on.
+      this.#rt.scheduler.schedule(PURGE_TASK, this.#rt.clock.nowMs() + PURGE_EVERY_MS, () =>
+        kept.purge(RETAIN_MS).finally(() => this.#schedulePurge()),
+      );
+      return;
+    }
     let oldest = Number.POSITIVE_INFINITY;
     for (const rec of this.#rt.store.global.values('idempotency_keys')) {
       oldest = Math.min(oldest, Date.parse(rec.created_at));

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
+import type { SharedWindow } from '../../store/pg/rates';
 import type { AppEnv } from '../app-env';
 import { ApiError } from '../errors';
 import { setAnswerHeader } from '../http/headers';
@@ -18,7 +19,7 @@ function address(c: Context<AppEnv>): string {
 // before that (401, 402, 413): the key's window when one is known, else the caller's address's,
 // counted but never enforced.
 export const rateLimitHeaders =
-  (rt: Pick<Runtime, 'config' | 'limiter'>): MiddlewareHandler<AppEnv> =>
+  (rt: Pick<Runtime, 'config' | 'limiter' | 'store'>): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
     await next();
     const limit = rt.config.rateLimit;
@@ -30,7 +31,14 @@ export const rateLimitHeaders =
     }
     const credential = c.get('credential');
     if (credential) {
-      stamp(c, rt.limiter.peek(credential.id, limit, c.get('ctx').clock));
+      const clock = c.get('ctx').clock;
+      const shared = rt.store.cluster?.rates;
+      stamp(
+        c,
+        shared
+          ? sharedState(await shared.peek(credential.id, clock.nowMs()), limit, clock.nowMs(), true)
+          : rt.limiter.peek(credential.id, limit, clock),
+      );
     } else {
       stampAddress(rt, c);
     }
@@ -67,13 +75,38 @@ function enforce(c: Context<AppEnv>, state: RateState): void {
   }
 }
 
-/** The general limit, per credential: a check, run with the credential's (see v1.ts). */
-export function rateLimit(rt: Pick<Runtime, 'config' | 'limiter'>, c: Context<AppEnv>): void {
+/**
+ * The general limit, per credential: a check, run with the credential's (see v1.ts). With
+ * several nodes, the key's window is counted in PostgreSQL, over every node: a promise then.
+ */
+export function rateLimit(
+  rt: Pick<Runtime, 'config' | 'limiter' | 'store'>,
+  c: Context<AppEnv>,
+): undefined | Promise<void> {
   const limit = rt.config.rateLimit;
-  if (limit !== null) {
-    const ctx = c.get('ctx');
-    enforce(c, rt.limiter.hit(ctx.credential.id, limit, ctx.clock));
+  if (limit === null) {
+    return undefined;
   }
+  const ctx = c.get('ctx');
+  const shared = rt.store.cluster?.rates;
+  if (shared) {
+    const now = ctx.clock.nowMs();
+    return shared
+      .hit(ctx.credential.id, now)
+      .then((window) => enforce(c, sharedState(window, limit, now)));
+  }
+  enforce(c, rt.limiter.hit(ctx.credential.id, limit, ctx.clock));
+  return undefined;
+}
+
+/** What a window counted in PostgreSQL says (`peeked`: nothing counted in it now). */
+function sharedState(window: SharedWindow, limit: number, now: number, peeked = false): RateState {
+  return {
+    limit,
+    remaining: Math.max(limit - window.count, 0),
+    reset: Math.max(Math.ceil((window.start + 60_000 - now) / 1000), 1),
+    allowed: peeked || window.count <= limit,
+  };
 }
 
 /**
@@ -82,7 +115,7 @@ export function rateLimit(rt: Pick<Runtime, 'config' | 'limiter'>, c: Context<Ap
  */
 export const subLimit =
   (
-    rt: Pick<Runtime, 'config' | 'limiter'>,
+    rt: Pick<Runtime, 'config' | 'limiter' | 'store'>,
     name: string,
     perMinute: number,
   ): MiddlewareHandler<AppEnv> =>
@@ -90,10 +123,18 @@ export const subLimit =
     if (rt.config.rateLimit !== null) {
       const ctx = c.get('ctx');
       const credentialId = ctx.credential.id;
-      const state = rt.limiter.hit(`${credentialId}:${name}`, perMinute, ctx.clock);
+      const shared = rt.store.cluster?.rates;
+      const now = ctx.clock.nowMs();
+      const state = shared
+        ? sharedState(await shared.hit(`${credentialId}:${name}`, now), perMinute, now)
+        : rt.limiter.hit(`${credentialId}:${name}`, perMinute, ctx.clock);
       if (!state.allowed) {
         // docs/decisions.md: a request refused with 429 does not count, under either limit.
-        rt.limiter.unhit(credentialId);
+        if (shared) {
+          await shared.unhit(credentialId);
+        } else {
+          rt.limiter.unhit(credentialId);
+        }
       }
       enforce(c, state);
     }

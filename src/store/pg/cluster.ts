@@ -1,5 +1,7 @@
 import type pg from 'pg';
 import { GLOBAL, type Scope } from '../types';
+import { KeptAnswers } from './kept-answers';
+import { SharedRates } from './rates';
 
 // Several svc nodes on one PostgreSQL schema (architecture.md, Several nodes). Each node answers
 // from its own memory, so before a request reads a scope its node asks PostgreSQL for the
@@ -45,6 +47,10 @@ export class Cluster {
   readonly #s: string;
   readonly #schema: string;
   readonly #leases = new Map<Scope, Lease>();
+  /** Each key's rate window, counted over every node. */
+  readonly rates: SharedRates;
+  /** Idempotency keys' answers, kept for every node. */
+  readonly kept: KeptAnswers;
   #links: ClusterLinks = { refresh: async () => {}, settle: async () => {} };
   /** The next version check, which callers join until it is sent. */
   #next: { scopes: Set<Scope>; result: Promise<Map<Scope, number>> } | undefined;
@@ -62,6 +68,8 @@ export class Cluster {
     known: Map<Scope, number>,
   ) {
     this.known = known;
+    this.rates = new SharedRates(pool, s);
+    this.kept = new KeptAnswers(pool, s);
     this.node = node;
     this.#pool = pool;
     this.#locks = locks;

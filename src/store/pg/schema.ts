@@ -59,7 +59,8 @@ const MIGRATIONS: readonly ((schema: string) => string)[] = [
   // and each record deleted, by the version that deleted it. What every node must count or take
   // as one: a key's rate window, counted by whichever node a request reaches; and a claim on a
   // piece of work (a delivery's attempt), so that one node alone does it, and another takes it
-  // over once the claim lapses.
+  // over once the claim lapses; an idempotency key's answer, found by whichever node the key's
+  // next request reaches.
   (s) => `
     ALTER TABLE ${s}.records ADD COLUMN version bigint NOT NULL DEFAULT 0;
     CREATE INDEX records_by_version ON ${s}.records (scope, version);
@@ -71,6 +72,13 @@ const MIGRATIONS: readonly ((schema: string) => string)[] = [
       PRIMARY KEY (scope, coll, id)
     );
     CREATE INDEX gone_by_version ON ${s}.gone (scope, version);
+    CREATE TABLE ${s}.kept_answers (
+      id text PRIMARY KEY,
+      workspace_id text,
+      record json NOT NULL,
+      kept_at timestamptz NOT NULL
+    );
+    CREATE INDEX kept_answers_by_workspace ON ${s}.kept_answers (workspace_id);
     CREATE TABLE ${s}.rate_windows (
       bucket text PRIMARY KEY,
       start_ms bigint NOT NULL,
@@ -232,7 +240,7 @@ export async function emptySchema(url: string, schema: string): Promise<void> {
       throw new Error(`a svc is serving schema ${schema} of that database: stop it first`);
     }
     await client.query(
-      `TRUNCATE ${s}.records, ${s}.scopes, ${s}.changes, ${s}.meta, ${s}.rate_windows, ${s}.claims, ${s}.gone`,
+      `TRUNCATE ${s}.records, ${s}.scopes, ${s}.changes, ${s}.meta, ${s}.rate_windows, ${s}.claims, ${s}.gone, ${s}.kept_answers`,
     );
   } finally {
     await client.end();

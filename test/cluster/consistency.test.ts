@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ADMIN_TOKEN, type Nodes, startNodes } from '../support/nodes';
+import { databaseForFile, pgAvailable } from '../support/pg';
+import { cleanup, http } from '../support/spawn';
+
+// Issue 40: two svc nodes serve one PostgreSQL schema; any node answers any call, and what one
+// node acknowledged is what the next request sees on the other.
+
+const JOB = { name: 'Across nodes', address: '1 Main St', city: 'Dallas', state: 'TX' };
+
+describe.skipIf(!pgAvailable)('any node answers any call', () => {
+  const db = databaseForFile('nodes_consistency');
+  let n: Nodes;
+  const admin = (url: string, path: string, method = 'GET', body?: unknown) =>
+    http(`${url}/__admin${path}`, { method, key: ADMIN_TOKEN, body });
+
+  beforeAll(async () => {
+    // The rate limit across nodes is rules.test.ts's: here, many calls with one key.
+    n = await startNodes(db.url, 'svc', 2, ['--rate-limit', 'off']);
+  }, 90_000);
+  afterAll(async () => {
+    await n?.stop();
+    await cleanup();
+  });
+
+  test('each answer names the node that gave it, and the two nodes are two', async () => {
+    const [a, b] = n.nodes.map((node) => node.url) as [string, string];
+    const one = await http(`${a}/v1/ping`, { key: n.keys.read });
+    const two = await http(`${b}/v1/ping`, { key: n.keys.read });
+    expect([one.status, two.status]).toEqual([200, 200]);
+    expect(one.headers.get('x-svc-node')).toBe('node-0');
+    expect(two.headers.get('x-svc-node')).toBe('node-1');
+  });
+
+  test('a write acknowledged by one node is read by the next request on the other, every kind', async () => {
+    const [a, b] = n.nodes.map((node) => node.url) as [string, string];
+    const key = n.keys.write;
+    const made = await http(`${a}/v1/jobs`, { method: 'POST', key, body: JOB });
+    expect(made.status).toBe(201);
+    expect((await http(`${b}/v1/jobs/${made.body.id}`, { key })).body.name).toBe('Across nodes');
+    const renamed = await http(`${b}/v1/jobs/${made.body.id}`, {
+      method: 'PATCH',
+      key,
+      body: { name: 'Renamed on b' },
+    });
+    expect(renamed.status).toBe(200);
+    expect((await http(`${a}/v1/jobs/${made.body.id}`, { key })).body.name).toBe('Renamed on b');
+    const note = await http(`${a}/v1/notes`, {
+      method: 'POST',
+      key,
+      body: { job_id: made.body.id, content: 'seen on both' },
+    });
+    expect(note.status).toBe(201);
+    const notes = await http(`${b}/v1/jobs/${made.body.id}/notes`, { key });
+    expect(notes.body.data.map((x: { id: string }) => x.id)).toContain(note.body.id);
+    expect((await http(`${b}/v1/jobs/${made.body.id}`, { method: 'DELETE', key })).status).toBe(
+      200,
+    );
+    expect((await http(`${a}/v1/jobs/${made.body.id}`, { key })).status).toBe(404);
+  });
+
+  test('writes to one workspace sent to both nodes at once are all kept, each number once', async () => {
+    const key = n.keys.write;
+    const urls = n.nodes.map((node) => node.url);
+    const made = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        http(`${urls[i % 2]}/v1/jobs`, {
+          method: 'POST',
+          key,
+          body: { ...JOB, name: `Race ${i}` },
+        }),
+      ),
+    );
+    expect(made.map((r) => [r.status, r.body.error?.message])).toEqual(
+      made.map(() => [201, undefined]),
+    );
+    const numbers = new Set(made.map((r) => r.body.job_number));
+    expect(numbers.size).toBe(40);
+    for (const url of urls) {
+      const found = await Promise.all(
+        made.map((r) => http(`${url}/v1/jobs/${r.body.id}`, { key })),
+      );
+      expect(found.map((r) => [r.status, r.body.error?.message])).toEqual(
+        found.map(() => [200, undefined]),
+      );
+    }
+  });
+
+  test('a cursor issued by one node pages on the other', async () => {
+    const [a, b] = n.nodes.map((node) => node.url) as [string, string];
+    const first = await http(`${a}/v1/jobs?limit=2`, { key: n.keys.read });
+    expect(first.body.next_cursor).toEqual(expect.any(String));
+    const next = await http(`${b}/v1/jobs?limit=2&cursor=${first.body.next_cursor}`, {
+      key: n.keys.read,
+    });
+    expect(next.status).toBe(200);
+    expect(next.body.data[0].id).not.toBe(first.body.data[0].id);
+  });
+
+  test('a workspace and key made on one node work on the other; revoked there, refused on the first', async () => {
+    const [a, b] = n.nodes.map((node) => node.url) as [string, string];
+    const ws = await admin(a, '/workspaces', 'POST', { name: 'Made on a', profile: 'empty' });
+    expect(ws.status).toBe(201);
+    const key = ws.body.keys.write.key;
+    expect((await http(`${b}/v1/ping`, { key })).status).toBe(200);
+    const extra = await admin(b, `/workspaces/${ws.body.id}/keys`, 'POST', { access: 'read' });
+    expect(extra.status).toBe(201);
+    expect((await http(`${a}/v1/ping`, { key: extra.body.key })).body.key.access).toBe('read');
+    expect((await admin(b, `/keys/${ws.body.keys.write.id}`, 'DELETE')).status).toBe(200);
+    expect((await http(`${a}/v1/ping`, { key })).status).toBe(401);
+    expect((await admin(a, `/workspaces/${ws.body.id}`, 'DELETE')).status).toBe(200);
+    expect((await http(`${b}/v1/ping`, { key: extra.body.key })).status).toBe(401);
+  });
+
+  test('a control token made on one node reaches its workspace on the other', async () => {
+    const [a, b] = n.nodes.map((node) => node.url) as [string, string];
+    const ws = await admin(a, '/workspaces', 'POST', { name: 'Tokened', profile: 'empty' });
+    const token = ws.body.control_token;
+    expect(token).toMatch(/^svc_ctl_/);
+    const own = await http(`${b}/__admin/workspaces/${ws.body.id}`, { key: token });
+    expect(own.status).toBe(200);
+    const demo = (await admin(a, '/workspaces')).body.data.find(
+      (w: { name: string }) => w.name === 'Summit Exteriors',
+    );
+    const other = await http(`${b}/__admin/workspaces/${demo.id}`, { key: token });
+    expect([403, 404]).toContain(other.status);
+  });
+
+  test("a workspace's clock moved on one node is where the other says it is", async () => {
+    const [a, b] = n.nodes.map((node) => node.url) as [string, string];
+    const ws = await admin(a, '/workspaces', 'POST', { name: 'Clocked', profile: 'empty' });
+    const moved = await admin(a, `/workspaces/${ws.body.id}/clock`, 'POST', {
+      advance_seconds: 86_400,
+    });
+    expect(moved.status).toBe(200);
+    const there = await admin(b, `/workspaces/${ws.body.id}/clock`);
+    expect(Math.abs(Date.parse(there.body.now) - Date.parse(moved.body.now))).toBeLessThan(5_000);
+  });
+});
