@@ -11,6 +11,7 @@ import { Idempotency } from './platform/idempotency';
 import { Cursors } from './platform/paging';
 import { RateLimiter } from './platform/rate-limit';
 import { DEFAULT_MAX_BYTES, RequestLog } from './platform/request-log';
+import { shareRequests } from './platform/request-log/shared';
 import type { Runtime, RuntimeBase } from './platform/runtime';
 import { storeMeta } from './platform/store-meta';
 import { followResidency } from './residency';
@@ -85,6 +86,7 @@ export function createRuntime(
     deliveries: new DeliveryWorker(base),
   };
   rt.requestLog.followClocks((wsId) => clocks.offset(wsId));
+  rt.requestLog.pulled = shareRequests(store, rt.requestLog);
   rt.idempotency.start();
   rt.files.watch(store);
   forgetDeleted(rt);

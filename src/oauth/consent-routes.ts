@@ -4,7 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from '../platform/app-env';
 import { CONTROL_TOKEN_PREFIX } from '../platform/auth';
 import { sessionOf } from '../platform/http/admin-session';
-import { PageTokens } from '../platform/http/page-tokens';
+import { PageTokens, pageSecret } from '../platform/http/page-tokens';
 import { sha256Hex } from '../platform/ids';
 import type { Runtime } from '../platform/runtime';
 import { issueCode } from './consent';
@@ -110,7 +110,7 @@ function refuse(c: Context<AppEnv>, refusal: Refusal, pageNonce: string) {
 }
 
 export function consentRoutes(rt: Runtime) {
-  const tokens = new PageTokens(rt.clock);
+  const tokens = new PageTokens(rt.clock, pageSecret(rt));
   return new Hono<AppEnv>()
     .get(PATH, (c) => showConsent(c, rt, tokens))
     .post(PATH, bodyLimit({ maxSize: MAX_FORM_BYTES, onError: tooLarge }), (c) =>

@@ -136,4 +136,51 @@ describe.skipIf(!pgAvailable)('any node answers any call', () => {
     const there = await admin(b, `/workspaces/${ws.body.id}/clock`);
     expect(Math.abs(Date.parse(there.body.now) - Date.parse(moved.body.now))).toBeLessThan(5_000);
   });
+
+  test("the request log is one: every node's calls are in /__admin/requests on either node", async () => {
+    const [a, b] = n.nodes.map((node) => node.url) as [string, string];
+    const onA = await http(`${a}/v1/jobs?limit=1`, { key: n.keys.read });
+    const onB = await http(`${b}/v1/contacts?limit=1`, { key: n.keys.read });
+    const ids = [onA, onB].map((r) => r.headers.get('x-request-id'));
+    for (const url of [a, b]) {
+      const logged = await admin(url, '/requests?limit=50');
+      expect(logged.status).toBe(200);
+      const seen = logged.body.data.map((e: { request_id: string }) => e.request_id);
+      expect(seen).toEqual(expect.arrayContaining(ids));
+    }
+  });
+
+  test("the live request page on one node shows the other node's calls as they come", async () => {
+    const [a, b] = n.nodes.map((node) => node.url) as [string, string];
+    // Signed in on the other node: the session is the admin token's, valid on every node.
+    const signedIn = await fetch(`${b}/sign-in`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: ADMIN_TOKEN, next: '/inspector' }).toString(),
+      redirect: 'manual',
+    });
+    expect(signedIn.status).toBe(303);
+    const cookie = (signedIn.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const controller = new AbortController();
+    const stream = await fetch(`${a}/inspector/requests/stream`, {
+      headers: { Cookie: cookie, Accept: 'text/event-stream' },
+      signal: controller.signal,
+    });
+    expect(stream.status).toBe(200);
+    const reader = stream.body?.getReader();
+    // A path of its own (a job no one has: 404, logged all the same), to find its row by.
+    const id = '0badc0de-0000-4000-8000-00000000c0de';
+    expect((await http(`${b}/v1/jobs/${id}`, { key: n.keys.read })).status).toBe(404);
+    let text = '';
+    const deadline = Date.now() + 5_000;
+    while (!text.includes(id) && Date.now() < deadline && reader) {
+      const chunk = await Promise.race([
+        reader.read(),
+        new Promise<{ value: undefined }>((r) => setTimeout(() => r({ value: undefined }), 500)),
+      ]);
+      text += chunk.value ? new TextDecoder().decode(chunk.value) : '';
+    }
+    controller.abort();
+    expect(text).toContain(id);
+  });
 });

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Store } from '../../store';
 import type { Clock } from '../clock';
 
 /**
@@ -15,11 +16,19 @@ export const PAGE_TOKEN_LIFETIME_MS = 30 * 60 * 1000;
  * pages served before it must be reloaded.
  */
 export class PageTokens {
-  readonly #key = randomBytes(32);
+  readonly #key: Buffer;
   readonly #clock: Clock;
 
-  constructor(clock: Clock) {
+  /**
+   * `shared`: a secret every node serving the store holds (the store's own), so that a page
+   * served by one node posts to another (architecture.md, Several nodes); else one of its own.
+   */
+  constructor(clock: Clock, shared?: string) {
     this.#clock = clock;
+    this.#key =
+      shared === undefined
+        ? randomBytes(32)
+        : createHmac('sha256', shared).update('svc page tokens').digest();
   }
 
   issue(binding: readonly string[]): string {
@@ -47,4 +56,9 @@ export class PageTokens {
     const text = JSON.stringify([...binding, expires]);
     return createHmac('sha256', this.#key).update(text).digest('base64url');
   }
+}
+
+/** With several nodes, the store's secret, which every node holds; else none (a key a start). */
+export function pageSecret(rt: { store: Store }): string | undefined {
+  return rt.store.cluster === undefined ? undefined : rt.store.global.get('meta', 'store')?.secret;
 }

@@ -3,7 +3,8 @@ import type { AppEnv } from '../app-env';
 import { bodyText } from '../http/body-text';
 import { hasBody } from '../http/has-body';
 import type { Runtime } from '../runtime';
-import { cap, type LoggedResponse, type RequestLog } from './log';
+import { cap, type LoggedResponse, type NewEntry, type RequestLog } from './log';
+import { sharedEntry } from './shared';
 
 export {
   DEFAULT_MAX_BYTES,
@@ -115,7 +116,7 @@ const NO_CACHE = Symbol('none');
 // spec, Limits: every call made with a credential (a known one, even revoked) is logged, for
 // /__admin/requests and replay. Outermost in /v1, so it sees the final status of any answer.
 export const logRequests =
-  (rt: Pick<Runtime, 'clock' | 'clocks'>, log: RequestLog): MiddlewareHandler<AppEnv> =>
+  (rt: Pick<Runtime, 'clock' | 'clocks' | 'store'>, log: RequestLog): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
     const started = performance.now();
     const atMs = rt.clock.nowMs();
@@ -143,7 +144,7 @@ export const logRequests =
     // written. Its line is made once this turn's answers are on their way (see append).
     const { method, path, url } = c.req;
     const request = body === null ? null : cap(body);
-    log.append({
+    const entry: NewEntry = {
       at: rt.clock.isoOf(atMs),
       atMs,
       method,
@@ -162,5 +163,14 @@ export const logRequests =
       request_body_truncated: request?.truncated ?? false,
       response,
       fault: c.get('fault'),
-    });
+    };
+    // With several nodes, written to the shared table before the answer goes, and the log
+    // filled from there (shared.ts): every node's log holds every node's calls, in one order.
+    const shared = rt.store.cluster?.requests;
+    if (shared === undefined) {
+      log.append(entry);
+      return;
+    }
+    await shared.publish(sharedEntry(entry)).catch(() => log.append(entry));
+    log.pulled?.();
   };

@@ -195,6 +195,19 @@ export class RequestLog {
     void this.#files?.blank(places);
   }
 
+  /**
+   * Runs before every read of the log: with several nodes, the other nodes' calls taken in
+   * (platform/request-log/shared.ts).
+   */
+  beforeRead: (() => Promise<void>) | undefined;
+  /** With several nodes, asks for the shared table's new calls (a call was just written there). */
+  pulled: (() => void) | undefined;
+
+  /** Whether a live page watches the log now. */
+  get watched(): boolean {
+    return this.#watchers.size > 0;
+  }
+
   /** Calls `watcher` with every call logged from now on that `filter` matches; returns the stop. */
   watch(filter: RequestFilter, watcher: LogWatcher): () => void {
     this.#watchers.set(watcher, filter);
@@ -221,6 +234,7 @@ export class RequestLog {
     before?: string,
   ): Promise<{ data: LoggedRequest[]; hasMore: boolean }> {
     await this.load();
+    await this.beforeRead?.();
     this.#drain();
     if (before !== undefined && !/^rq_\d{10}$/.test(before)) {
       throw new ApiError('invalid_request', 'cursor was not issued by this request log', 'cursor');
@@ -256,6 +270,7 @@ export class RequestLog {
    */
   async *export(filter: RequestFilter): AsyncGenerator<LoggedRequest[]> {
     await this.load();
+    await this.beforeRead?.();
     this.#drain();
     const entries = this.#entries;
     const cutoff = this.#clock.nowMs() - RETAIN_MS;

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { GLOBAL, type Scope } from '../types';
 import { KeptAnswers } from './kept-answers';
 import { SharedRates } from './rates';
+import { SharedLog } from './shared-log';
 
 // Several svc nodes on one PostgreSQL schema (architecture.md, Several nodes). Each node answers
 // from its own memory, so before a request reads a scope its node asks PostgreSQL for the
@@ -51,6 +52,8 @@ export class Cluster {
   readonly rates: SharedRates;
   /** Idempotency keys' answers, kept for every node. */
   readonly kept: KeptAnswers;
+  /** The request log every node writes its calls to and reads the others' from. */
+  readonly requests: SharedLog;
   #links: ClusterLinks = { refresh: async () => {}, settle: async () => {} };
   /** The next version check, which callers join until it is sent. */
   #next: { scopes: Set<Scope>; result: Promise<Map<Scope, number>> } | undefined;
@@ -70,6 +73,7 @@ export class Cluster {
     this.known = known;
     this.rates = new SharedRates(pool, s);
     this.kept = new KeptAnswers(pool, s);
+    this.requests = new SharedLog(pool, s, node);
     this.node = node;
     this.#pool = pool;
     this.#locks = locks;

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../platform/app-env';
-import { PageTokens } from '../../platform/http/page-tokens';
+import { PageTokens, pageSecret } from '../../platform/http/page-tokens';
 import type { Runtime } from '../../platform/runtime';
 import { ClockMoves } from './clock';
 import { advanceClock, setClock } from './clock-actions';
@@ -40,7 +40,11 @@ export { INSPECTOR_ASSETS } from './assets';
  * is a file of its own; every route of the inspector is registered here.
  */
 export function inspectorRoutes(rt: Runtime) {
-  const ins: Inspector = { rt, tokens: new PageTokens(rt.clock), flash: new FlashStore() };
+  const ins: Inspector = {
+    rt,
+    tokens: new PageTokens(rt.clock, pageSecret(rt)),
+    flash: new FlashStore(),
+  };
   const control = controlApi(rt);
   // The clock page and each workspace's show what fell due in the last move their forms made.
   const moves = new ClockMoves(rt, control);

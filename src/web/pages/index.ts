@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../platform/app-env';
 import type { PageDeps } from '../../platform/family';
-import { PageTokens } from '../../platform/http/page-tokens';
+import { PageTokens, pageSecret } from '../../platform/http/page-tokens';
 import type { Runtime } from '../../platform/runtime';
 import { FAMILIES, jobChildren } from '../../resources';
 import type { Asset } from '../ui/assets';
@@ -21,7 +21,7 @@ export function pageRoutes(rt: Runtime) {
   const children = jobChildren().flatMap((f) => (f.pages ? [f.pages] : []));
   const deps: PageDeps = {
     rt,
-    tokens: new PageTokens(rt.clock),
+    tokens: new PageTokens(rt.clock, pageSecret(rt)),
     onJob: children.flatMap((p) => (p.onJob ? [p.onJob] : [])),
     onPortal: children.flatMap((p) => (p.onPortal ? [p.onPortal] : [])),
   };

@@ -1,0 +1,107 @@
+import type pg from 'pg';
+
+// The request log every node shares (architecture.md, Several nodes): each node writes each call
+// it answers to one table, before it answers, and fills its own log from the table, every node's
+// calls in the table's order, before it answers a read of the log (the control API, the
+// inspector), after each call it logged, and while a live page watches, a few times a second.
+// Rows are numbered as they are written, and a number may commit after a higher one: a read
+// looks back a little way behind the last number it took, and skips what it took already.
+
+/** How far behind the last number taken a read looks for rows committed late. */
+const LOOK_BACK = 512;
+/** Calls kept past the log's 14 days, on any clock: cleared from the table, not the nodes' logs. */
+const KEEP_MS = 15 * 24 * 60 * 60 * 1000;
+const PURGE_EVERY_MS = 60 * 60 * 1000;
+
+export class SharedLog {
+  readonly #pool: pg.Pool;
+  readonly #s: string;
+  readonly #node: string;
+  #queue: { entry: string; resolve: () => void; reject: (err: Error) => void }[] = [];
+  #writing = false;
+  /** The highest number taken, and those taken at or above `#last - LOOK_BACK`. */
+  #last = -1;
+  readonly #taken = new Set<number>();
+  #purged = 0;
+
+  constructor(pool: pg.Pool, s: string, node: string) {
+    this.#pool = pool;
+    this.#s = s;
+    this.#node = node;
+  }
+
+  /** Writes one call (a log entry as JSON); calls of one turn go in one statement. */
+  publish(entry: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ entry, resolve, reject });
+      if (!this.#writing) {
+        this.#writing = true;
+        queueMicrotask(() => void this.#write());
+      }
+    });
+  }
+
+  async #write(): Promise<void> {
+    while (this.#queue.length > 0) {
+      const batch = this.#queue.splice(0);
+      try {
+        await this.#pool.query(
+          `INSERT INTO ${this.#s}.requests (node, entry)
+           SELECT $1, e FROM unnest($2::json[]) AS e`,
+          [this.#node, batch.map((b) => b.entry)],
+        );
+        for (const b of batch) {
+          b.resolve();
+        }
+      } catch (err) {
+        for (const b of batch) {
+          b.reject(err as Error);
+        }
+      }
+    }
+    this.#writing = false;
+  }
+
+  /** Every node's calls written since the last read, in order (at the first, none before it). */
+  async since(): Promise<string[]> {
+    if (this.#last < 0) {
+      const { rows } = await this.#pool.query<{ last: string | null }>(
+        `SELECT max(seq) AS last FROM ${this.#s}.requests`,
+      );
+      this.#last = Number(rows[0]?.last ?? 0);
+      return [];
+    }
+    await this.#purge();
+    const low = Math.max(0, this.#last - LOOK_BACK);
+    const { rows } = await this.#pool.query<{ seq: string; entry: string }>(
+      `SELECT seq, entry::text AS entry FROM ${this.#s}.requests WHERE seq > $1 ORDER BY seq`,
+      [low],
+    );
+    const out: string[] = [];
+    for (const row of rows) {
+      const seq = Number(row.seq);
+      if (!this.#taken.has(seq)) {
+        this.#taken.add(seq);
+        this.#last = Math.max(this.#last, seq);
+        out.push(row.entry);
+      }
+    }
+    for (const seq of this.#taken) {
+      if (seq < this.#last - LOOK_BACK) {
+        this.#taken.delete(seq);
+      }
+    }
+    return out;
+  }
+
+  async #purge(): Promise<void> {
+    if (Date.now() - this.#purged < PURGE_EVERY_MS) {
+      return;
+    }
+    this.#purged = Date.now();
+    await this.#pool.query(
+      `DELETE FROM ${this.#s}.requests WHERE at < clock_timestamp() - $1 * interval '1 millisecond'`,
+      [KEEP_MS],
+    );
+  }
+}
