@@ -60,6 +60,40 @@ export function followResidency(rt: Runtime): void {
   });
   // Loaded, its work is scheduled as it is: the wake has done its part.
   store.onLoaded((scope) => scheduler.cancel(wakeKey(scope)));
+  takeOver(rt);
+}
+
+/** How often a node of several looks for work due in workspaces it does not hold. */
+const TAKE_OVER_EVERY_MS = 2000;
+/** How long past its time work due elsewhere waits for the node that wrote it before another takes it. */
+const TAKE_OVER_AFTER_MS = 3000;
+
+/**
+ * Several nodes (architecture.md, Several nodes): the node that wrote a workspace's work does it,
+ * under the workspace's lease; every node that holds the workspace has it scheduled too and, the
+ * lease taken, finds it done. A workspace no node holds (its node lost, say) is woken a few
+ * seconds past its work's time by whichever node looks first: loaded, its work is scheduled and
+ * runs here.
+ */
+function takeOver(rt: Runtime): void {
+  const { store, scheduler } = rt;
+  const cluster = store.cluster;
+  if (cluster === undefined) {
+    return;
+  }
+  const look = async () => {
+    for (const [scope, due] of await cluster.dues()) {
+      if (store.isAway(scope)) {
+        scheduler.schedule(
+          wakeKey(scope),
+          due + TAKE_OVER_AFTER_MS,
+          () => store.load(scope),
+          scope,
+        );
+      }
+    }
+  };
+  setInterval(() => void look().catch(() => undefined), TAKE_OVER_EVERY_MS).unref();
 }
 
 /** Loads each workspace in turn, and keeps what it found due next, letting them go as it goes. */

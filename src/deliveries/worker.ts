@@ -6,7 +6,7 @@ import { type AttemptResult, afterAttempt, validSecrets, type Webhook } from '..
 import { type Change, GLOBAL, type TxScope, type WorkspaceCollections } from '../store';
 import { deliverOrFault } from './faulted';
 import { flushUpdate } from './outbox';
-import { outcomeOf, retryDelayMs } from './policy';
+import { outcomeOf, retryDelayMs, TIMEOUT_MS } from './policy';
 import { Pool } from './pool';
 import { type Attempt, type Delivery, isOpen, type PendingUpdate } from './records';
 import type { Outgoing, Result } from './send';
@@ -26,9 +26,9 @@ const KEEP_MS = 30 * DAY;
 
 /**
  * How long a node's claim on an attempt keeps others from sending it (several nodes): past the
- * longest a receiver is waited for, so only a node lost mid-way is ever taken over.
+ * longest a receiver is waited for, so only a node lost mid-way is ever taken over, seconds after.
  */
-const CLAIM_MS = 60_000;
+const CLAIM_MS = TIMEOUT_MS + 5_000;
 
 /** Sends at once across all subscriptions; a few per subscription (see Pool). */
 const CONCURRENCY = 256;
@@ -233,7 +233,7 @@ export class DeliveryWorker implements Deliveries {
   #later(wsId: string, id: string, ms: number): void {
     this.#rt.scheduler.schedule(
       deliveryKey(wsId, id),
-      this.#rt.clocks.of(wsId).nowMs() + ms + 1,
+      this.#rt.clocks.of(wsId).nowMs() + Math.ceil(ms) + 1,
       () => this.attempt(wsId, id),
       wsId,
     );

@@ -38,7 +38,9 @@ export function watchDueWork(rt: Runtime): void {
       }
     }
   });
-  rt.store.onCommit((changes) => {
+  // After each commit, and each write another node made that this one took in (several
+  // nodes: whichever node holds the workspace runs the work, once, under its lease).
+  rt.store.onApplied((changes) => {
     for (const change of changes) {
       const works = change.scope === GLOBAL ? undefined : DUE.get(change.coll);
       for (const work of works ?? []) {

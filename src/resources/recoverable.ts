@@ -46,7 +46,9 @@ export function watchDeletions(rt: Runtime): void {
       }
     }
   });
-  rt.store.onCommit((changes) => {
+  // After each commit, and each write another node made that this one took in (several
+  // nodes: whichever node holds the workspace runs the work, once, under its lease).
+  rt.store.onApplied((changes) => {
     for (const change of changes) {
       if (change.scope === GLOBAL || !RECOVERABLE.has(change.coll)) {
         continue;

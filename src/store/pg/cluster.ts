@@ -342,6 +342,16 @@ export class Cluster {
     return { won: row?.won != null, leftMs: Math.max(0, Number(row?.left_ms ?? 0)) };
   }
 
+  /** When each workspace's next work falls due on its own clock, as the last commit to it said. */
+  async dues(): Promise<Map<Scope, number>> {
+    const { rows } = await this.#pool.query<{ scope: string; due: string }>(
+      `SELECT scope, due FROM ${this.#s}.scopes
+       WHERE scope <> $1 AND due IS NOT NULL AND due < $2`,
+      [GLOBAL, Number.MAX_SAFE_INTEGER],
+    );
+    return new Map(rows.map((r) => [r.scope, Number(r.due)]));
+  }
+
   #key(scope: Scope): string {
     return `svc lease ${this.#schema} ${scope}`;
   }

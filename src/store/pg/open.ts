@@ -37,7 +37,11 @@ export async function openPostgres(
 ): Promise<Store> {
   const { persistence, data, dues } = await PgPersistence.open(url, schema, true, node);
   const store = Store.away(data, dues, persistence, persistence, keep);
-  persistence.onLost(() => void readBack(store, persistence));
+  persistence.onLost((err) => {
+    // Said, as a write refused is: the answers it covered were 500s, and memory is read back.
+    process.stderr.write(`svc: ${err.message}; the store is read back from PostgreSQL\n`);
+    void readBack(store, persistence);
+  });
   const cluster = persistence.cluster;
   const residency = store.residency;
   if (cluster !== undefined && residency !== undefined) {

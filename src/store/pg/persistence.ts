@@ -60,7 +60,7 @@ export class PgPersistence implements Durability, ScopeSource {
    * the store is read back (`resume`). Set, it is what every write waiting meanwhile is told.
    */
   #down: Error | undefined;
-  #onLost: () => void = () => {};
+  #onLost: (err: Error) => void = () => {};
   #closed = false;
   /** The version of each scope memory holds, as PostgreSQL numbered it (0: never written). */
   readonly known = new Map<Scope, number>();
@@ -158,7 +158,8 @@ export class PgPersistence implements Durability, ScopeSource {
   /** The workspace's next work due (null: none) goes with its next group. */
   noteDue(scope: Scope, due: number | null): void {
     if (!this.#down) {
-      this.#dues.set(scope, due ?? NOTHING_DUE);
+      // Whole milliseconds, as the column keeps them: a due later by under one is no earlier.
+      this.#dues.set(scope, due === null ? NOTHING_DUE : Math.ceil(due));
     }
   }
 
@@ -271,7 +272,7 @@ export class PgPersistence implements Durability, ScopeSource {
   }
 
   /** Called when a commit failed: the store then refuses answers and reads itself back. */
-  onLost(listener: () => void): void {
+  onLost(listener: (err: Error) => void): void {
     this.#onLost = listener;
   }
 
@@ -407,7 +408,7 @@ export class PgPersistence implements Durability, ScopeSource {
     this.#queue = [];
     this.#dues = new Map();
     this.#mark.rejectAll(this.#down);
-    this.#onLost();
+    this.#onLost(this.#down);
   }
 }
 

@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ADMIN_TOKEN, type Nodes, startNodes } from '../support/nodes';
+import { databaseForFile, pgAvailable } from '../support/pg';
+import { Receiver } from '../support/receiver';
+import { cleanup, http } from '../support/spawn';
+
+// Issue 40: a node killed (kill -9) under load loses no acknowledged write; the other keeps
+// answering; the delivery it had claimed is sent by the other once its claim lapses; and the node
+// started again joins without a restart of the other.
+
+const JOB = { name: 'Kept', address: '1 Main St', city: 'Dallas', state: 'TX' };
+
+describe.skipIf(!pgAvailable)('a node lost', () => {
+  const db = databaseForFile('nodes_lost');
+  let n: Nodes;
+
+  beforeAll(async () => {
+    n = await startNodes(db.url, 'svc', 2, ['--rate-limit', 'off', '--allow-local-targets']);
+  }, 90_000);
+  afterAll(async () => {
+    await n?.stop();
+    await cleanup();
+  });
+
+  test('kill -9 of one node under writes through the proxy: every acknowledged write is kept, the other answers on', async () => {
+    const ws = await http(`${n.nodes[0]?.url}/__admin/workspaces`, {
+      method: 'POST',
+      key: ADMIN_TOKEN,
+      body: { name: 'Under load', profile: 'empty' },
+    });
+    const key = ws.body.keys.write.key as string;
+    const acknowledged: string[] = [];
+    let stop = false;
+    const writer = async (w: number) => {
+      for (let i = 0; !stop; i++) {
+        try {
+          const made = await http(`${n.proxy.url}/v1/jobs`, {
+            method: 'POST',
+            key,
+            body: { ...JOB, name: `Kept ${w}-${i}` },
+          });
+          if (made.status === 201) {
+            acknowledged.push(made.body.id);
+          }
+        } catch {
+          // cut off by the kill: not acknowledged
+        }
+      }
+    };
+    const writers = Array.from({ length: 6 }, (_, w) => writer(w));
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    await n.nodes[0]?.stop('SIGKILL');
+    n.proxy.backends = [n.nodes[1]?.url ?? ''];
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    stop = true;
+    await Promise.all(writers);
+    expect(acknowledged.length).toBeGreaterThan(20);
+    const survivor = n.nodes[1]?.url ?? '';
+    const found = await Promise.all(
+      acknowledged.map((id) => http(`${survivor}/v1/jobs/${id}`, { key })),
+    );
+    expect(found.filter((r) => r.status !== 200)).toEqual([]);
+    // The node started again joins and answers, the other left running.
+    const back = await n.restart(0);
+    const again = await http(`${back.url}/v1/jobs/${acknowledged[0]}`, { key });
+    expect(again.status).toBe(200);
+  }, 60_000);
+
+  test('a delivery the lost node was sending is sent by the other once its claim lapses, once', async () => {
+    const [a, b] = n.nodes.map((node) => node.url) as [string, string];
+    const receiver = await Receiver.start();
+    try {
+      // The first attempt hangs: the node sending it is killed meanwhile.
+      receiver.answer((_req, i) => (i === 1 ? { status: 200, delayMs: 8_000 } : 200));
+      const ws = await http(`${a}/__admin/workspaces`, {
+        method: 'POST',
+        key: ADMIN_TOKEN,
+        body: { name: 'Claimed', profile: 'empty' },
+      });
+      const key = ws.body.keys.write.key as string;
+      const hook = await http(`${a}/v1/webhooks`, {
+        method: 'POST',
+        key,
+        body: { event: 'job.created', target_url: receiver.url },
+      });
+      expect(hook.status).toBe(201);
+      const made = await http(`${a}/v1/jobs`, { method: 'POST', key, body: JOB });
+      expect(made.status).toBe(201);
+      await receiver.waitFor(1, 10_000);
+      const sender = receiver.received[0]?.headers['user-agent'];
+      expect(sender).toBeDefined();
+      // Kill whichever node holds the attempt: the one the first request came from is unknown
+      // to the receiver, so both are candidates; kill a, then make sure b is the one left.
+      await n.nodes[0]?.stop('SIGKILL');
+      // b reads the workspace (it then holds it, and its scheduled attempt) and takes it over.
+      expect((await http(`${b}/v1/jobs/${made.body.id}`, { key })).status).toBe(200);
+      await receiver.waitFor(2, 30_000);
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      const ids = receiver.received.map((r) => r.headers['x-service-delivery']);
+      expect(ids).toHaveLength(2);
+      expect(new Set(ids).size).toBe(1);
+      const log = await http(`${b}/__admin/webhooks/${hook.body.id}/deliveries`, {
+        key: ADMIN_TOKEN,
+      });
+      expect(log.status).toBe(200);
+      expect(log.body.data[0].state).toBe('succeeded');
+    } finally {
+      await receiver.close();
+      await n.restart(0);
+    }
+  }, 60_000);
+});
