@@ -13,7 +13,7 @@ import { RateLimiter } from './platform/rate-limit';
 import { DEFAULT_MAX_BYTES, RequestLog } from './platform/request-log';
 import { shareRequests } from './platform/request-log/shared';
 import type { Runtime, RuntimeBase } from './platform/runtime';
-import { storeMeta } from './platform/store-meta';
+import { type StoreMeta, storeMeta } from './platform/store-meta';
 import { followResidency } from './residency';
 import { watchDueWork } from './resources/due';
 import { watchDeletions } from './resources/recoverable';
@@ -107,6 +107,16 @@ export function createRuntime(
 function followClocks(store: Store, clocks: Clocks, scheduler: Scheduler): void {
   store.onApplied((changes) => {
     for (const change of changes) {
+      if (change.scope === GLOBAL && change.coll === 'meta' && store.cluster !== undefined) {
+        // Another node moved the server's clock (several nodes): this one's moves with it, and
+        // what fell due on the way runs (or, run there, is found done under its lease).
+        const offset = (change.after as StoreMeta | undefined)?.clock_offset_ms;
+        if (offset !== undefined && offset > clocks.server.offsetMs) {
+          clocks.server.setOffset(offset);
+          scheduler.runDue();
+        }
+        continue;
+      }
       if (change.scope !== GLOBAL || change.coll !== 'workspaces') {
         continue;
       }

@@ -31,6 +31,10 @@ const LoggedRequestSchema = z
     fault: z.string().optional().openapi({
       description: 'The id of the injected fault (/__admin/faults) this call got; absent when none',
     }),
+    node: z.string().optional().openapi({
+      description:
+        'The node that answered the call (its X-Svc-Node), where several svc serve one PostgreSQL store; absent on one',
+    }),
   })
   .openapi('AdminLoggedRequest');
 

@@ -237,6 +237,8 @@ function banner(flags: ServeFlags, running: Running): void {
   } else {
     // decisions.md, The store on PostgreSQL: the request log and uploads stay on the node.
     out(`  store     ${shownUrl(flags.store)}, schema ${flags.storeSchema}${made}`);
+    // decisions.md, Several nodes: one node of as many as serve the schema, named in X-Svc-Node.
+    out(`  node      ${running.rt.store.cluster?.node ?? ''} (any number may serve the schema)`);
     out(`  node data ${flags.data} (the request log and uploads)`);
   }
   // decisions.md, Command line: only addresses that answer, the web app's first (where a person

@@ -153,6 +153,8 @@ export interface LoggedRequest {
   response_body: string | null;
   response_body_truncated: boolean;
   fault?: string;
+  /** The node that answered, where several svc serve one PostgreSQL store. */
+  node?: string;
 }
 
 /** One attempt of a delivery. */

@@ -137,6 +137,18 @@ describe.skipIf(!pgAvailable)('any node answers any call', () => {
     expect(Math.abs(Date.parse(there.body.now) - Date.parse(moved.body.now))).toBeLessThan(5_000);
   });
 
+  test("the server's clock moved on one node is where the other says it is", async () => {
+    const [a, b] = n.nodes.map((node) => node.url) as [string, string];
+    const before = await admin(b, '/clock');
+    const moved = await admin(a, '/clock', 'POST', { advance_seconds: 3600 });
+    expect(moved.status).toBe(200);
+    const there = await admin(b, '/clock');
+    expect(Date.parse(there.body.now) - Date.parse(before.body.now)).toBeGreaterThanOrEqual(
+      3_600_000,
+    );
+    expect(Math.abs(Date.parse(there.body.now) - Date.parse(moved.body.now))).toBeLessThan(5_000);
+  });
+
   test("the request log is one: every node's calls are in /__admin/requests on either node", async () => {
     const [a, b] = n.nodes.map((node) => node.url) as [string, string];
     const onA = await http(`${a}/v1/jobs?limit=1`, { key: n.keys.read });
@@ -147,6 +159,12 @@ describe.skipIf(!pgAvailable)('any node answers any call', () => {
       expect(logged.status).toBe(200);
       const seen = logged.body.data.map((e: { request_id: string }) => e.request_id);
       expect(seen).toEqual(expect.arrayContaining(ids));
+      // Each says which node answered it.
+      const nodes = logged.body.data
+        .filter((e: { request_id: string }) => ids.includes(e.request_id))
+        .map((e: { node: string }) => e.node)
+        .sort();
+      expect(nodes).toEqual(['node-0', 'node-1']);
     }
   });
 

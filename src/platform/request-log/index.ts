@@ -163,6 +163,7 @@ export const logRequests =
       request_body_truncated: request?.truncated ?? false,
       response,
       fault: c.get('fault'),
+      ...(rt.store.cluster === undefined ? {} : { node: rt.store.cluster.node }),
     };
     // With several nodes, written to the shared table before the answer goes, and the log
     // filled from there (shared.ts): every node's log holds every node's calls, in one order.

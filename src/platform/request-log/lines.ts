@@ -19,6 +19,8 @@ export interface LoggedRequest {
   response_body_truncated: boolean;
   /** The injected fault this call got (decisions.md, Faults); absent when none, as in older lines. */
   fault?: string;
+  /** The node that answered it, where several serve one store (X-Svc-Node); absent on one. */
+  node?: string;
 }
 
 /**
@@ -156,7 +158,8 @@ export function lineOf(
     `,"credential_kind":"${entry.credential_kind}","request_id":"${entry.request_id}"` +
     `,"request_headers":${JSON.stringify(entry.request_headers)}` +
     `,"request_body":${JSON.stringify(entry.request_body)}` +
-    `,"request_body_truncated":${entry.request_body_truncated}`;
+    `,"request_body_truncated":${entry.request_body_truncated}` +
+    (entry.node === undefined ? '' : `,"node":${JSON.stringify(entry.node)}`);
   const { body, truncated } = keptBody(entry.method, entry.status, entry.response);
   if (body.length === 0) {
     return [`${head},"response_body_truncated":false,"response_body":null}`, undefined];

@@ -289,6 +289,8 @@ export class RequestLog {
   /** Waits for lines handed to the file so far. */
   async close(): Promise<void> {
     await this.#loaded;
+    // With several nodes, the calls written to the shared table last (this node's own among them).
+    await this.beforeRead?.();
     this.#drain();
     this.#flush();
     await this.#files?.close();

@@ -21,6 +21,8 @@ export class SharedLog {
   #writing = false;
   /** The highest number taken, and those taken at or above `#last - LOOK_BACK`. */
   #last = -1;
+  /** Rows written before this node's first read: never taken (its own log holds what it saw). */
+  #floor = 0;
   readonly #taken = new Set<number>();
   #purged = 0;
 
@@ -69,10 +71,11 @@ export class SharedLog {
         `SELECT max(seq) AS last FROM ${this.#s}.requests`,
       );
       this.#last = Number(rows[0]?.last ?? 0);
+      this.#floor = this.#last;
       return [];
     }
     await this.#purge();
-    const low = Math.max(0, this.#last - LOOK_BACK);
+    const low = Math.max(this.#floor, this.#last - LOOK_BACK);
     const { rows } = await this.#pool.query<{ seq: string; entry: string }>(
       `SELECT seq, entry::text AS entry FROM ${this.#s}.requests WHERE seq > $1 ORDER BY seq`,
       [low],

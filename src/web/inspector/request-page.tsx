@@ -94,6 +94,12 @@ function RequestFacts({ entry, row }: { entry: LoggedRequest; row: Row }) {
       </dd>
       <dt>Request id</dt>
       <dd class="mono">{entry.request_id}</dd>
+      {entry.node === undefined ? null : (
+        <>
+          <dt>Node</dt>
+          <dd class="mono">{entry.node}</dd>
+        </>
+      )}
       <dt>Fault</dt>
       <dd>
         {entry.fault ? (
