@@ -52,7 +52,34 @@ export interface RunningServer {
 
 export const DEFAULT_SEED = 1;
 
+/**
+ * SVC_PUBLIC_URL: the address records' URLs point at, in GET and deliveries alike, where svc is
+ * reached through another (nodes behind a load balancer: decisions.md, Several nodes); undefined
+ * when not set. Not an http(s) URL with no path, query or fragment: refused, one line.
+ */
+export function publicUrlFromEnv(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const text = env.SVC_PUBLIC_URL?.trim();
+  if (text === undefined || text === '') {
+    return undefined;
+  }
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {}
+  if (
+    url === undefined ||
+    !['http:', 'https:'].includes(url.protocol) ||
+    url.pathname !== '/' ||
+    url.search !== '' ||
+    url.hash !== ''
+  ) {
+    throw new Error(`SVC_PUBLIC_URL must be an http(s) address with no path: not ${text}`);
+  }
+  return url.origin;
+}
+
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
+  const publicUrl = publicUrlFromEnv();
   // decisions.md, Command line: the port is bound before the data file is touched, so a port in
   // use leaves no new (seeded) data file behind.
   const bound = await bind(opts.port, opts.host, opts.config);
@@ -94,7 +121,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     }
   }
   const server = bound.serve(createApp(rt).fetch);
-  const url = listening(server, opts);
+  const url = listening(server, opts, publicUrl);
   rt.scheduler.start();
   void rt.requestLog.load(); // in the background: the first request never waits for it
   const stopParsing = parseInBackground(rt.store, opts.config.log);
@@ -164,15 +191,15 @@ async function serveBundle(rt: Runtime, bundle: Bundle): Promise<RunningServer['
 }
 
 /** The server's address, which records' URLs then point at; its own answers to broken requests. */
-function listening(server: Server, opts: ServeOptions): string {
+function listening(server: Server, opts: ServeOptions, publicUrl: string | undefined): string {
   const { port } = server.address() as AddressInfo;
   const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   const url = `http://${host}:${port}`;
   // decisions.md: records' URLs, in GET and in deliveries alike, point at this server's address;
   // on a wildcard host (0.0.0.0, ::) GET follows the address the caller used.
   const wildcard = opts.host === '0.0.0.0' || opts.host === '::';
-  opts.config.publicUrl = wildcard ? `http://localhost:${port}` : url;
-  opts.config.appUrlFromRequest = wildcard;
+  opts.config.publicUrl = publicUrl ?? (wildcard ? `http://localhost:${port}` : url);
+  opts.config.appUrlFromRequest = publicUrl === undefined && wildcard;
   server.removeAllListeners('clientError'); // the adapter's, if any: ours answers with the envelope
   server.on('clientError', answerUnparsable(opts.config.publicUrl));
   server.on('checkContinue', continueUnlessTooLarge(server));
