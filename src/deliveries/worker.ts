@@ -176,6 +176,15 @@ export class DeliveryWorker implements Deliveries {
     if (!d || !isOpen(d) || this.#sending.has(id) || this.#held(d)) {
       return d;
     }
+    if (
+      d.next_attempt_at !== null &&
+      Date.parse(d.next_attempt_at) > this.#rt.clocks.of(wsId).nowMs()
+    ) {
+      // Not due yet: scheduled for a time another node's attempt has since moved on (several
+      // nodes), it waits for its own.
+      this.#follow(wsId, d, false);
+      return d;
+    }
     if (!this.#outgoing(wsId, id)) {
       return this.#cancel(wsId, id);
     }

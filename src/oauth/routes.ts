@@ -229,7 +229,7 @@ function holdConnected(rt: Rt, app: OAuthApp): Promise<() => void> {
     }
   }
   // A trade writes the global scope (codes, tokens) and, refused, the workspaces it disconnects.
-  return residency.holdAll(connected, { global: true, lease: 'all' });
+  return residency.holdAll(connected, { global: true, lease: 'all', turn: true });
 }
 
 /** The workspace a token answer grants access to; a revocation's `{}` names none. */

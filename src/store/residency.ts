@@ -81,7 +81,7 @@ export class Residency {
    * node wrote them since, and the leases of those the holder writes taken.
    */
   coordinate:
-    | ((reads: readonly Scope[], writes: readonly Scope[]) => Promise<() => void>)
+    | ((reads: readonly Scope[], writes: readonly Scope[], turn: boolean) => Promise<() => void>)
     | undefined;
   readonly #onReset: ((dues: ReadonlyMap<Scope, number | null>) => void)[] = [];
 
@@ -149,6 +149,14 @@ export class Residency {
    * taken in the same turn as the workspace is found in memory: nothing can let it go between.
    */
   async use(scope: Scope): Promise<() => void> {
+    if (
+      this.coordinate !== undefined &&
+      scope !== GLOBAL &&
+      this.#store.sizeOf(scope) === undefined
+    ) {
+      // Several nodes: a workspace this node has not heard of may be another's new one.
+      this.away.add(scope);
+    }
     while (this.away.has(scope)) {
       await this.#loadingOf(scope);
     }
@@ -182,6 +190,11 @@ export class Residency {
    */
   async holdNamed(names: readonly string[], lease?: 'all'): Promise<() => void> {
     const wanted = names.filter(namesRecord);
+    if (this.coordinate !== undefined && wanted.length > 0) {
+      // Several nodes: the global scope first, so a workspace, key or connection another node
+      // made is known by its id below.
+      (await this.coordinate([GLOBAL], [], false))();
+    }
     const scopes = new Set(wanted.filter((name) => this.#used.has(name) || this.away.has(name)));
     for (const name of wanted) {
       const owner = this.#store.workspaceOfGlobal(name);
@@ -196,7 +209,7 @@ export class Residency {
         scopes.add(scope);
       }
     }
-    return this.holdAll(scopes, { global: true, lease });
+    return this.holdAll(scopes, { global: true, lease, turn: true });
   }
 
   /**
@@ -206,7 +219,12 @@ export class Residency {
    */
   async holdAll(
     workspaces: Iterable<Scope>,
-    opts: { global?: boolean; lease?: 'all' | readonly Scope[] | undefined } = {},
+    opts: {
+      global?: boolean;
+      lease?: 'all' | readonly Scope[] | undefined;
+      /** A request come in: it waits its node's turn at a lease used long (pg/cluster.ts). */
+      turn?: boolean;
+    } = {},
   ): Promise<() => void> {
     const releases: (() => void)[] = [];
     const release = () => {
@@ -223,7 +241,7 @@ export class Residency {
       if (this.coordinate !== undefined) {
         const reads = opts.global ? [GLOBAL, ...held] : held;
         const writes = opts.lease === 'all' ? reads : (opts.lease ?? []);
-        releases.push(await this.coordinate(reads, writes));
+        releases.push(await this.coordinate(reads, writes, opts.turn === true));
       }
     } catch (err) {
       release();

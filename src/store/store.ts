@@ -141,6 +141,12 @@ export class Store implements Backing {
       for (const listener of this.#applied) {
         listener(changes);
       }
+      if (scope !== GLOBAL) {
+        // Its work is scheduled again from its records, as at a load: what another node's write
+        // made due (a storm list building, a retry) is known here before a clock move runs it.
+        this.#scopes.loaded.parsed(scope);
+        this.#scopes.loaded.tell();
+      }
     }
   }
 

@@ -30,9 +30,16 @@ export async function whileHeld<T>(
   }
 }
 
+/**
+ * The homeowner's pages a GET of which writes: the invoice's and the estimate's, which record
+ * that the homeowner saw them (spec: an invoice or estimate moves to viewed).
+ */
+const VIEWED_PAGES = ['/pay/', '/view/'];
+
 /** Whether a request may write: with several nodes, it takes the leases of what it names. */
 export const writes = (c: Context<AppEnv>): boolean =>
-  c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.req.method !== 'OPTIONS';
+  (c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.req.method !== 'OPTIONS') ||
+  VIEWED_PAGES.some((page) => c.req.path.startsWith(page));
 
 /** Runs `next` with workspace `id` loaded and kept in memory (a store on PostgreSQL), else at once. */
 export function withWorkspace<T>(store: Store, id: string, next: () => Promise<T>): Promise<T> {

@@ -26,8 +26,10 @@ interface Lease {
   done: Promise<void>;
   letGo: () => void;
   since: number;
-  /** Past its turn: no new user joins it; they wait for the next. */
+  /** Its last user left: it is being let go, and no one joins it. */
   closing: boolean;
+  /** Past its turn: no new request joins it (work its users wait on still does). */
+  turnOver: boolean;
   locked: boolean;
 }
 
@@ -45,6 +47,7 @@ export class Cluster {
   readonly known: Map<Scope, number>;
   readonly #pool: pg.Pool;
   readonly #locks: pg.Pool;
+  readonly #counts: pg.Pool;
   readonly #s: string;
   readonly #schema: string;
   readonly #leases = new Map<Scope, Lease>();
@@ -62,18 +65,23 @@ export class Cluster {
   /** Workspaces made under the global scope's lease held now (mayWrite). */
   readonly #made = new Set<Scope>();
 
+  /**
+   * `pools`: the node's own (versions, claims, kept answers), the leases' (a connection a lease),
+   * and one that commits without waiting for the disk (the request log, the rate windows).
+   */
   constructor(
     node: string,
-    pool: pg.Pool,
-    locks: pg.Pool,
+    pools: { pool: pg.Pool; locks: pg.Pool; counts: pg.Pool },
     s: string,
     schema: string,
     known: Map<Scope, number>,
   ) {
+    const { pool, locks, counts } = pools;
     this.known = known;
-    this.rates = new SharedRates(pool, s);
+    this.#counts = counts;
+    this.rates = new SharedRates(counts, s);
     this.kept = new KeptAnswers(pool, s);
-    this.requests = new SharedLog(pool, s, node);
+    this.requests = new SharedLog(counts, s, node);
     this.node = node;
     this.#pool = pool;
     this.#locks = locks;
@@ -111,7 +119,11 @@ export class Cluster {
    * two nodes never wait on each other), then every scope of `reads` another node wrote since
    * memory read it, read again. Resolves with what lets the leases go.
    */
-  async begin(reads: readonly Scope[], writes: readonly Scope[]): Promise<() => void> {
+  async begin(
+    reads: readonly Scope[],
+    writes: readonly Scope[],
+    turn = false,
+  ): Promise<() => void> {
     const taken: Scope[] = [];
     const release = () => {
       for (const scope of taken.splice(0)) {
@@ -120,7 +132,7 @@ export class Cluster {
     };
     try {
       for (const scope of ordered(writes)) {
-        await this.#take(scope);
+        await this.#take(scope, turn);
         taken.push(scope);
       }
       const unleased = reads.filter((scope) => !this.leased(scope));
@@ -174,18 +186,23 @@ export class Cluster {
     return new Map(rows.map((r) => [r.scope, Number(r.version)]));
   }
 
-  async #take(scope: Scope): Promise<void> {
+  /**
+   * Joins this node's lease of `scope`, or takes it. With `turn` (a request come in, not work a
+   * holder of the lease waits on: a task a clock move runs, a delivery's write-back), a lease used
+   * past its turn is let go before it is joined, so that another node waiting gets it.
+   */
+  async #take(scope: Scope, turn = false): Promise<void> {
     for (;;) {
       const lease = this.#leases.get(scope);
       if (lease === undefined) {
         this.#open(scope);
         continue;
       }
-      if (!lease.closing && lease.locked && Date.now() - lease.since > TURN_MS) {
+      if (turn && !lease.closing && lease.locked && Date.now() - lease.since > TURN_MS) {
         // Its turn is over: those writing under it finish, then another node may write.
-        lease.closing = true;
+        lease.turnOver = true;
       }
-      if (lease.closing) {
+      if (lease.closing || (turn && lease.turnOver)) {
         await lease.done;
         continue;
       }
@@ -212,6 +229,7 @@ export class Cluster {
       letGo,
       since: Date.now(),
       closing: false,
+      turnOver: false,
       locked: false,
     };
     this.#leases.set(scope, lease);
@@ -269,7 +287,7 @@ export class Cluster {
 
   #leave(scope: Scope): void {
     const lease = this.#leases.get(scope);
-    if (lease === undefined) {
+    if (lease === undefined || lease.users <= 0) {
       return;
     }
     lease.users -= 1;
@@ -359,6 +377,7 @@ export class Cluster {
   /** Lets every connection go (the store closes). */
   async close(): Promise<void> {
     await this.#locks.end();
+    await this.#counts.end();
   }
 }
 

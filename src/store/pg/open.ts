@@ -49,7 +49,7 @@ export async function openPostgres(
       refresh: (scopes) => readAgain(store, persistence, scopes),
       settle: () => store.sync(),
     });
-    residency.coordinate = (reads, writes) => cluster.begin(reads, writes);
+    residency.coordinate = (reads, writes, turn) => cluster.begin(reads, writes, turn);
   }
   return store;
 }

@@ -42,6 +42,10 @@ export const STATEMENT_TIMEOUT_MS = 30_000;
 export const POOL_SIZE = 4;
 /** Connections a node of several keeps for its leases: one a scope it writes at once. */
 export const LEASE_POOL_SIZE = 16;
+/** How long a node waits for another's lease of a scope before the request is refused. */
+export const LOCK_TIMEOUT_MS = 30_000;
+/** Connections for the request log's rows and the rate windows (several nodes). */
+const COUNTS_POOL_SIZE = 2;
 
 export class PgPersistence implements Durability, ScopeSource {
   readonly #pool: pg.Pool;
@@ -123,13 +127,33 @@ export class PgPersistence implements Durability, ScopeSource {
         const persistence = new PgPersistence(url, schema, pool, holder, data.seq);
         persistence.known.set(GLOBAL, version);
         if (node !== undefined) {
+          // A lease waited for past LOCK_TIMEOUT_MS fails its request (500, Retry-After) rather
+          // than keep it waiting on a node that does not let go.
           const locks = new pg.Pool({
             connectionString: url,
             max: LEASE_POOL_SIZE,
             connectionTimeoutMillis: 10_000,
+            options: `-c lock_timeout=${LOCK_TIMEOUT_MS}`,
           });
           locks.on('error', () => {});
-          persistence.cluster = new Cluster(node, pool, locks, s, schema, persistence.known);
+          // What is counted, not kept: the request log's rows and the rate windows are committed
+          // without waiting for the disk (seen by every node at once all the same); a crash of
+          // the database may lose the last of them, never a record.
+          const counts = new pg.Pool({
+            connectionString: url,
+            max: COUNTS_POOL_SIZE,
+            connectionTimeoutMillis: 10_000,
+            statement_timeout: STATEMENT_TIMEOUT_MS,
+            options: '-c synchronous_commit=off',
+          });
+          counts.on('error', () => {});
+          persistence.cluster = new Cluster(
+            node,
+            { pool, locks, counts },
+            s,
+            schema,
+            persistence.known,
+          );
         }
         return { persistence, data, dues };
       } finally {

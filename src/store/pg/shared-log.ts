@@ -5,10 +5,11 @@ import type pg from 'pg';
 // calls in the table's order, before it answers a read of the log (the control API, the
 // inspector), after each call it logged, and while a live page watches, a few times a second.
 // Rows are numbered as they are written, and a number may commit after a higher one: a read
-// looks back a little way behind the last number it took, and skips what it took already.
+// asks for every row past the last number below which all are taken, and skips those it took.
 
-/** How far behind the last number taken a read looks for rows committed late. */
-const LOOK_BACK = 512;
+/** How long a number missing below those taken is waited for (a row committing late) before it
+ * is taken for one that never will (a write that failed used it up). */
+const GAP_MS = 2000;
 /** Calls kept past the log's 14 days, on any clock: cleared from the table, not the nodes' logs. */
 const KEEP_MS = 15 * 24 * 60 * 60 * 1000;
 const PURGE_EVERY_MS = 60 * 60 * 1000;
@@ -19,11 +20,14 @@ export class SharedLog {
   readonly #node: string;
   #queue: { entry: string; resolve: () => void; reject: (err: Error) => void }[] = [];
   #writing = false;
-  /** The highest number taken, and those taken at or above `#last - LOOK_BACK`. */
-  #last = -1;
-  /** Rows written before this node's first read: never taken (its own log holds what it saw). */
-  #floor = 0;
+  /**
+   * Every number up to this one is taken (or was given up on); -1 before the first read. Rows
+   * written before this node's first read are never taken: its own log holds what it saw.
+   */
+  #done = -1;
+  /** Numbers above #done taken already, and when each number missing below one was first seen so. */
   readonly #taken = new Set<number>();
+  readonly #missing = new Map<number, number>();
   #purged = 0;
 
   constructor(pool: pg.Pool, s: string, node: string) {
@@ -66,35 +70,48 @@ export class SharedLog {
 
   /** Every node's calls written since the last read, in order (at the first, none before it). */
   async since(): Promise<string[]> {
-    if (this.#last < 0) {
+    if (this.#done < 0) {
       const { rows } = await this.#pool.query<{ last: string | null }>(
         `SELECT max(seq) AS last FROM ${this.#s}.requests`,
       );
-      this.#last = Number(rows[0]?.last ?? 0);
-      this.#floor = this.#last;
+      this.#done = Number(rows[0]?.last ?? 0);
       return [];
     }
     await this.#purge();
-    const low = Math.max(this.#floor, this.#last - LOOK_BACK);
     const { rows } = await this.#pool.query<{ seq: string; entry: string }>(
       `SELECT seq, entry::text AS entry FROM ${this.#s}.requests WHERE seq > $1 ORDER BY seq`,
-      [low],
+      [this.#done],
     );
     const out: string[] = [];
     for (const row of rows) {
       const seq = Number(row.seq);
       if (!this.#taken.has(seq)) {
         this.#taken.add(seq);
-        this.#last = Math.max(this.#last, seq);
         out.push(row.entry);
       }
     }
-    for (const seq of this.#taken) {
-      if (seq < this.#last - LOOK_BACK) {
-        this.#taken.delete(seq);
-      }
-    }
+    this.#advance();
     return out;
+  }
+
+  /** Moves #done past every number taken, and past one missing longer than GAP_MS. */
+  #advance(): void {
+    const highest = Math.max(this.#done, ...this.#taken);
+    const now = Date.now();
+    while (this.#done < highest) {
+      const next = this.#done + 1;
+      if (this.#taken.delete(next)) {
+        this.#missing.delete(next);
+      } else {
+        const since = this.#missing.get(next) ?? now;
+        this.#missing.set(next, since);
+        if (now - since < GAP_MS) {
+          return;
+        }
+        this.#missing.delete(next);
+      }
+      this.#done = next;
+    }
   }
 
   async #purge(): Promise<void> {

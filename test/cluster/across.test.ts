@@ -1,0 +1,148 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ADMIN_TOKEN, type Nodes, startNodes } from '../support/nodes';
+import { databaseForFile, pgAvailable } from '../support/pg';
+import { Receiver } from '../support/receiver';
+import { cleanup, http } from '../support/spawn';
+
+// Issue 40: what a probe of two nodes found, each held to what one server does: the homeowner's
+// pages that record a view, the control API on a node that never held the workspace, due work a
+// clock move on the other node runs, and a retry schedule played by clock moves on both nodes.
+
+const JOB = { name: 'Across', address: '1 Main St', city: 'Dallas', state: 'TX' };
+
+describe.skipIf(!pgAvailable)('one server, whichever node answers', () => {
+  const db = databaseForFile('nodes_across');
+  let n: Nodes;
+  const admin = (url: string, path: string, method = 'GET', body?: unknown) =>
+    http(`${url}/__admin${path}`, { method, key: ADMIN_TOKEN, body });
+  const urls = () => n.nodes.map((node) => node.url) as [string, string];
+  /** A workspace made on node a, never read on node b. */
+  const workspace = async (name: string) => {
+    const ws = await admin(urls()[0], '/workspaces', 'POST', { name, profile: 'empty' });
+    expect(ws.status).toBe(201);
+    return { id: ws.body.id as string, key: ws.body.keys.write.key as string };
+  };
+
+  beforeAll(async () => {
+    n = await startNodes(db.url, 'svc', 2, ['--rate-limit', 'off', '--allow-local-targets']);
+  }, 90_000);
+  afterAll(async () => {
+    await n?.stop();
+    await cleanup();
+  });
+
+  test("the homeowner's invoice and estimate pages open on both nodes (each records a view)", async () => {
+    const [a, b] = urls();
+    const ws = await workspace('Homeowner');
+    const job = await http(`${a}/v1/jobs`, { method: 'POST', key: ws.key, body: JOB });
+    const invoice = await http(`${a}/v1/invoices`, {
+      method: 'POST',
+      key: ws.key,
+      body: { job_id: job.body.id, line_items: [{ name: 'Roof', quantity: 1, unit_price: 500 }] },
+    });
+    expect(invoice.status).toBe(201);
+    const estimate = await http(`${b}/v1/estimates`, {
+      method: 'POST',
+      key: ws.key,
+      body: { job_id: job.body.id, price: 9000 },
+    });
+    expect(estimate.status).toBe(201);
+    // Out to the homeowner: the invoice sent, the estimate out for signature.
+    const sent = await http(`${b}/v1/invoices/${invoice.body.id}/mark_sent`, {
+      method: 'POST',
+      key: ws.key,
+    });
+    expect(sent.status).toBe(200);
+    expect((await admin(a, `/estimates/${estimate.body.id}/send`, 'POST')).status).toBe(200);
+    for (const url of [b, a]) {
+      for (const path of [`/pay/${invoice.body.id}`, `/view/estimates/${estimate.body.id}`]) {
+        const page = await fetch(`${url}${path}`);
+        expect([path, page.status]).toEqual([path, 200]);
+      }
+    }
+  });
+
+  test('the control API on a node that never held the workspace finds its records', async () => {
+    const [a, b] = urls();
+    const receiver = await Receiver.start();
+    try {
+      const ws = await workspace('Unseen');
+      const hook = await http(`${a}/v1/webhooks`, {
+        method: 'POST',
+        key: ws.key,
+        body: { event: 'job.created', target_url: receiver.url },
+      });
+      await http(`${a}/v1/jobs`, { method: 'POST', key: ws.key, body: JOB });
+      await receiver.waitFor(1, 10_000);
+      const log = await admin(b, `/webhooks/${hook.body.id}/deliveries`);
+      expect([log.status, log.body.data?.length]).toEqual([200, 1]);
+      const list = await admin(b, `/workspaces/${ws.id}/storm_lists`, 'POST', {
+        name: 'Made on b',
+        window_from: '2026-05-01',
+        window_to: '2026-05-30',
+        min_size_in: 1,
+      });
+      expect([list.status, list.body.error]).toEqual([201, undefined]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  test('a clock moved on one node runs the work a write on the other made due, at its time', async () => {
+    const [a, b] = urls();
+    const ws = await workspace('Building');
+    const list = await admin(a, `/workspaces/${ws.id}/storm_lists`, 'POST', {
+      name: 'Made on a',
+      window_from: '2026-05-01',
+      window_to: '2026-05-30',
+      min_size_in: 1,
+    });
+    expect(list.status).toBe(201);
+    expect(list.body.status).toBe('building');
+    const moved = await admin(b, `/workspaces/${ws.id}/clock`, 'POST', { advance_seconds: 60 });
+    expect(moved.status).toBe(200);
+    const built = await http(`${b}/v1/storm_lists/${list.body.id}`, { key: ws.key });
+    expect(built.body.status).not.toBe('building');
+    // Built when it fell due (30 s after it was made), not when the clock was moved.
+    expect(Date.parse(built.body.built_at) - Date.parse(list.body.created_at)).toBeLessThan(35_000);
+  });
+
+  test('retries follow the schedule when the clock is moved on each node in turn', async () => {
+    const [a, b] = urls();
+    const receiver = (await Receiver.start()).answer(() => 500);
+    try {
+      const ws = await workspace('Retrying');
+      await http(`${a}/v1/webhooks`, {
+        method: 'POST',
+        key: ws.key,
+        body: { event: 'contact.created', target_url: receiver.url },
+      });
+      await http(`${b}/v1/contacts`, {
+        method: 'POST',
+        key: ws.key,
+        body: { first_name: 'Ana', last_name: 'Ruiz', email: 'ana@example.com' },
+      });
+      await receiver.waitFor(1, 10_000);
+      // The spec's schedule: a minute before the second attempt, then the wait doubles.
+      const moves: [string, number][] = [
+        [b, 30],
+        [a, 30],
+        [b, 120],
+        [a, 240],
+      ];
+      const expected = [1, 2, 3, 4];
+      for (const [i, [url, seconds]] of moves.entries()) {
+        const moved = await admin(url, `/workspaces/${ws.id}/clock`, 'POST', {
+          advance_seconds: seconds,
+        });
+        expect(moved.status).toBe(200);
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        expect([i, receiver.received.length]).toEqual([i, expected[i]]);
+      }
+      const attempts = receiver.received.map((r) => r.headers['x-service-attempt']);
+      expect(attempts).toEqual(['1', '2', '3', '4']);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
