@@ -2,6 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { adminApp } from './admin';
 import type { AppEnv } from './platform/app-env';
+import { presentedWorkspace } from './platform/auth/middleware';
 import { onError } from './platform/errors/handler';
 import { cors } from './platform/http/cors';
 import { durability } from './platform/http/durability';
@@ -57,10 +58,15 @@ export function createApp(rt: Runtime, extend?: V1Extension): OpenAPIHono<AppEnv
       return durable(c, next);
     }
     // Asked for only once the store is known to be available (durable may answer first).
-    const holding = () =>
-      v1
-        ? residency.holdAll([], { global: true })
-        : residency.holdNamed(namesIn(c), writes(c) ? 'all' : undefined);
+    const holding = () => {
+      if (!v1) {
+        return residency.holdNamed(namesIn(c), writes(c) ? 'all' : undefined);
+      }
+      // The global scope and the workspace the credential names, in one query.
+      const wsId = presentedWorkspace(rt, c);
+      c.set('checkedWorkspace', wsId);
+      return residency.holdAll(wsId === undefined ? [] : [wsId], { global: true });
+    };
     return durable(c, () => whileHeld(holding(), next));
   });
   app.route('/v1', v1App(rt, extend));

@@ -61,7 +61,11 @@ export function v1App(rt: Runtime, extend?: V1Extension): OpenAPIHono<AppEnv> {
       return go();
     }
     const wsId = c.get('ctx').workspace.id;
-    return whileHeld(residency.holdAll([wsId], { lease: writes(c) ? [wsId] : [], turn: true }), go);
+    const checked = c.get('checkedWorkspace') === wsId;
+    return whileHeld(
+      residency.holdAll([wsId], { lease: writes(c) ? [wsId] : [], turn: true, checked }),
+      go,
+    );
   };
 
   const listsOf = (families: readonly Family[], lists: (f: Family) => readonly SubList[]) =>

@@ -23,6 +23,11 @@ export type AppEnv = {
     dropped: boolean | undefined;
     /** On the control API: the one workspace a control token reaches; unset for the admin. */
     adminScope: string | undefined;
+    /**
+     * Several nodes: the workspace /v1's first check found as the last node left it (the one the
+     * credential names), which its door then need not ask about again.
+     */
+    checkedWorkspace: string | undefined;
   };
 };
 

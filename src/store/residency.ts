@@ -224,6 +224,8 @@ export class Residency {
       lease?: 'all' | readonly Scope[] | undefined;
       /** A request come in: it waits its node's turn at a lease used long (pg/cluster.ts). */
       turn?: boolean;
+      /** The workspaces were read as the last node left them already in this request. */
+      checked?: boolean;
     } = {},
   ): Promise<() => void> {
     const releases: (() => void)[] = [];
@@ -241,7 +243,9 @@ export class Residency {
       if (this.coordinate !== undefined) {
         const reads = opts.global ? [GLOBAL, ...held] : held;
         const writes = opts.lease === 'all' ? reads : (opts.lease ?? []);
-        releases.push(await this.coordinate(reads, writes, opts.turn === true));
+        // A scope leased is read again under its lock; one checked already needs no asking.
+        const asked = opts.checked ? reads.filter((scope) => !held.includes(scope)) : reads;
+        releases.push(await this.coordinate(asked, writes, opts.turn === true));
       }
     } catch (err) {
       release();

@@ -15,6 +15,20 @@ function presentedToken(c: Context<AppEnv>): string | undefined {
   return c.req.header('X-API-Key')?.trim() || undefined;
 }
 
+/**
+ * The workspace of the credential a request presents, as memory knows it now (no check made):
+ * what several nodes read the versions of with the global scope's, in one query (app.ts).
+ */
+export function presentedWorkspace(
+  rt: Pick<Runtime, 'store' | 'clocks'>,
+  c: Context<AppEnv>,
+): string | undefined {
+  const token = presentedToken(c);
+  return token === undefined
+    ? undefined
+    : identifyCredential(rt.store.global, token, rt.clocks)?.workspaceId;
+}
+
 // spec, Authentication 2 and 7: Bearer or X-API-Key on every endpoint; missing, wrong or revoked
 // is 401. A check, not a middleware: v1.ts runs it with the plan and the rate limit in one layer.
 export function authenticate(
