@@ -87,6 +87,7 @@ export function createRuntime(
   };
   rt.requestLog.followClocks((wsId) => clocks.offset(wsId));
   rt.requestLog.pulled = shareRequests(store, rt.requestLog);
+  rt.files.shared = store.cluster?.blobs;
   rt.idempotency.start();
   rt.files.watch(store);
   forgetDeleted(rt);

@@ -145,4 +145,33 @@ describe.skipIf(!pgAvailable)('one server, whichever node answers', () => {
       await receiver.close();
     }
   });
+
+  test('a file uploaded through one node downloads through the other, byte for byte', async () => {
+    const [a, b] = urls();
+    const ws = await workspace('Filed');
+    const job = await http(`${a}/v1/jobs`, { method: 'POST', key: ws.key, body: JOB });
+    const boundary = 'svc-nodes-boundary';
+    const bytes = 'roof photo bytes \u00e9 '.repeat(100);
+    const body = [
+      `--${boundary}\r\nContent-Disposition: form-data; name="job_id"\r\n\r\n${job.body.id}\r\n`,
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="roof.txt"\r\nContent-Type: text/plain\r\n\r\n${bytes}\r\n`,
+      `--${boundary}--\r\n`,
+    ].join('');
+    const made = await fetch(`${a}/v1/files`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${ws.key}`,
+        'Content-Type': `multipart/form-data; boundary=${boundary}`,
+      },
+      body,
+    });
+    expect(made.status).toBe(201);
+    const file = (await made.json()) as { id: string; download_url: string };
+    const path = new URL(file.download_url).pathname + new URL(file.download_url).search;
+    for (const url of [b, a]) {
+      const got = await fetch(`${url}${path}`, { headers: { Authorization: `Bearer ${ws.key}` } });
+      expect([url, got.status]).toEqual([url, 200]);
+      expect(await got.text()).toBe(bytes);
+    }
+  });
 });

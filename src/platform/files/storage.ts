@@ -12,6 +12,7 @@ import { mkdir, open, readFile, rename, rm, stat, unlink, writeFile } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GLOBAL, type Store } from '../../store';
+import type { SharedBlobs } from '../../store/pg/blobs';
 
 // decisions.md, Files: uploaded bytes live beside the data file, in `<data>.files/<workspace>/<id>`,
 // one file each; an upload is written to `<data>.files/.incoming/` first and moved into place,
@@ -73,6 +74,11 @@ export class Incoming {
 export class FileStorage {
   readonly #root: string | undefined;
   #made: string | undefined;
+  /**
+   * Several nodes (store/pg/blobs.ts): where every node's uploads' bytes are kept as well, so a
+   * file uploaded through one node downloads through any.
+   */
+  shared: SharedBlobs | undefined;
 
   /** `root`: the directory beside the data file; none for a store that lives in memory. */
   constructor(root?: string) {
@@ -108,6 +114,21 @@ export class FileStorage {
     await rename(incoming.path, join(dir, safe(id)));
     await syncDir(dir);
     await syncDir(this.root);
+    await this.shared?.put(wsId, id, await readFile(join(dir, id)));
+  }
+
+  /** With several nodes, bytes another node took: copied here from the shared table, once. */
+  async #fetched(wsId: string, id: string, path: string): Promise<boolean> {
+    const bytes = await this.shared?.get(wsId, id);
+    if (bytes === undefined) {
+      return false;
+    }
+    const incoming = await this.incoming();
+    await writeFile(incoming.path, bytes, { flush: true });
+    const dir = join(this.root, wsId);
+    await mkdir(dir, { recursive: true });
+    await rename(incoming.path, path);
+    return true;
   }
 
   /** The kept bytes of a file, to stream from disk; undefined when none are. */
@@ -123,6 +144,9 @@ export class FileStorage {
       const { size } = await stat(path);
       return { size, open: () => createReadStream(path) };
     } catch {
+      if (this.shared && (await this.#fetched(wsId, id, path))) {
+        return this.read(wsId, id);
+      }
       return undefined;
     }
   }
@@ -130,7 +154,11 @@ export class FileStorage {
   /** A file's whole bytes (a workspace snapshot carries them); undefined when none are kept. */
   async bytes(wsId: string, id: string): Promise<Buffer | undefined> {
     const path = this.#path(wsId, id);
-    return path === undefined ? undefined : readFile(path).catch(() => undefined);
+    if (path === undefined) {
+      return undefined;
+    }
+    const here = await readFile(path).catch(() => undefined);
+    return here ?? (await this.shared?.get(wsId, id));
   }
 
   /** Keeps `bytes` as file `id` of workspace `wsId`, durably, as an upload is kept. */
@@ -145,6 +173,7 @@ export class FileStorage {
     const path = this.#path(wsId, id);
     if (path !== undefined) {
       await unlink(path).catch(() => undefined);
+      await this.shared?.remove(wsId, id).catch(() => undefined);
     }
   }
 
@@ -171,6 +200,7 @@ export class FileStorage {
   async removeWorkspace(wsId: string): Promise<void> {
     if (ID.test(wsId)) {
       await rm(join(this.root, wsId), { recursive: true, force: true });
+      await this.shared?.removeWorkspace(wsId).catch(() => undefined);
     }
   }
 

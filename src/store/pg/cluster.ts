@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { GLOBAL, type Scope } from '../types';
+import { SharedBlobs } from './blobs';
 import { KeptAnswers } from './kept-answers';
 import { SharedRates } from './rates';
 import { SharedLog } from './shared-log';
@@ -57,6 +58,8 @@ export class Cluster {
   readonly kept: KeptAnswers;
   /** The request log every node writes its calls to and reads the others' from. */
   readonly requests: SharedLog;
+  /** Uploaded files' bytes, which every node serves. */
+  readonly blobs: SharedBlobs;
   #links: ClusterLinks = { refresh: async () => {}, settle: async () => {} };
   /** The next version check, which callers join until it is sent. */
   #next: { scopes: Set<Scope>; result: Promise<Map<Scope, number>> } | undefined;
@@ -82,6 +85,7 @@ export class Cluster {
     this.rates = new SharedRates(counts, s);
     this.kept = new KeptAnswers(pool, s);
     this.requests = new SharedLog(counts, s, node);
+    this.blobs = new SharedBlobs(pool, s);
     this.node = node;
     this.#pool = pool;
     this.#locks = locks;

@@ -60,7 +60,8 @@ const MIGRATIONS: readonly ((schema: string) => string)[] = [
   // as one: a key's rate window, counted by whichever node a request reaches; and a claim on a
   // piece of work (a delivery's attempt), so that one node alone does it, and another takes it
   // over once the claim lapses; an idempotency key's answer, found by whichever node the key's
-  // next request reaches; and each call of the request log, which every node shows.
+  // next request reaches; each call of the request log, which every node shows; and uploaded
+  // files' bytes, which every node serves.
   (s) => `
     ALTER TABLE ${s}.records ADD COLUMN version bigint NOT NULL DEFAULT 0;
     CREATE INDEX records_by_version ON ${s}.records (scope, version);
@@ -79,6 +80,12 @@ const MIGRATIONS: readonly ((schema: string) => string)[] = [
       kept_at timestamptz NOT NULL
     );
     CREATE INDEX kept_answers_by_workspace ON ${s}.kept_answers (workspace_id);
+    CREATE TABLE ${s}.blobs (
+      scope text NOT NULL,
+      id text NOT NULL,
+      bytes bytea NOT NULL,
+      PRIMARY KEY (scope, id)
+    );
     CREATE TABLE ${s}.requests (
       seq bigserial PRIMARY KEY,
       node text NOT NULL,
@@ -246,7 +253,7 @@ export async function emptySchema(url: string, schema: string): Promise<void> {
       throw new Error(`a svc is serving schema ${schema} of that database: stop it first`);
     }
     await client.query(
-      `TRUNCATE ${s}.records, ${s}.scopes, ${s}.changes, ${s}.meta, ${s}.rate_windows, ${s}.claims, ${s}.gone, ${s}.kept_answers, ${s}.requests`,
+      `TRUNCATE ${s}.records, ${s}.scopes, ${s}.changes, ${s}.meta, ${s}.rate_windows, ${s}.claims, ${s}.gone, ${s}.kept_answers, ${s}.requests, ${s}.blobs`,
     );
   } finally {
     await client.end();
