@@ -217,11 +217,13 @@ function answer(c: Context<AppEnv>, a: KeptAnswer & { replayed: boolean }): Resp
  * On PostgreSQL, the workspaces the app is connected to, loaded (store/residency.ts): a code traded
  * twice, or a refresh token revoked, disconnects and switches off the webhooks made there.
  */
-function holdConnected(rt: Rt, app: OAuthApp): Promise<() => void> {
+async function holdConnected(rt: Rt, app: OAuthApp): Promise<() => void> {
   const residency = rt.store.residency;
   if (residency === undefined) {
-    return Promise.resolve(() => {});
+    return () => {};
   }
+  // Several nodes: the connections as the last node left them (a trade there made one).
+  await residency.readGlobal();
   const connected = new Set<string>();
   for (const connection of rt.store.global.values('oauth_connections')) {
     if (connection.client_id === app.id) {

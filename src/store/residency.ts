@@ -184,16 +184,25 @@ export class Residency {
   }
 
   /**
+   * With several nodes, the global scope as the last node left it (what names the workspaces a
+   * request is about: keys, connections); else nothing to do.
+   */
+  async readGlobal(): Promise<void> {
+    if (this.coordinate !== undefined) {
+      (await this.coordinate([GLOBAL], [], false))();
+    }
+  }
+
+  /**
    * Loads the workspaces that `names` name, or that hold a record by one of them (an id, a
    * portal token): what the control API and the web app find by an id alone. Each is held until
    * the function returned is called.
    */
   async holdNamed(names: readonly string[], lease?: 'all'): Promise<() => void> {
     const wanted = names.filter(namesRecord);
-    if (this.coordinate !== undefined && wanted.length > 0) {
-      // Several nodes: the global scope first, so a workspace, key or connection another node
-      // made is known by its id below.
-      (await this.coordinate([GLOBAL], [], false))();
+    if (wanted.length > 0) {
+      // A workspace, key or connection another node made is known by its id below.
+      await this.readGlobal();
     }
     const scopes = new Set(wanted.filter((name) => this.#used.has(name) || this.away.has(name)));
     for (const name of wanted) {

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ADMIN_TOKEN, type Nodes, startNodes } from '../support/nodes';
-import { databaseForFile, pgAvailable } from '../support/pg';
+import { describe, expect, test } from 'vitest';
+import { nodesForFile } from '../support/nodes';
+import { pgAvailable } from '../support/pg';
 import { Receiver } from '../support/receiver';
-import { cleanup, http } from '../support/spawn';
+import { http } from '../support/spawn';
 
 // Issue 40: what a probe of two nodes found, each held to what one server does: the homeowner's
 // pages that record a view, the control API on a node that never held the workspace, due work a
@@ -11,25 +11,8 @@ import { cleanup, http } from '../support/spawn';
 const JOB = { name: 'Across', address: '1 Main St', city: 'Dallas', state: 'TX' };
 
 describe.skipIf(!pgAvailable)('one server, whichever node answers', () => {
-  const db = databaseForFile('nodes_across');
-  let n: Nodes;
-  const admin = (url: string, path: string, method = 'GET', body?: unknown) =>
-    http(`${url}/__admin${path}`, { method, key: ADMIN_TOKEN, body });
-  const urls = () => n.nodes.map((node) => node.url) as [string, string];
-  /** A workspace made on node a, never read on node b. */
-  const workspace = async (name: string) => {
-    const ws = await admin(urls()[0], '/workspaces', 'POST', { name, profile: 'empty' });
-    expect(ws.status).toBe(201);
-    return { id: ws.body.id as string, key: ws.body.keys.write.key as string };
-  };
-
-  beforeAll(async () => {
-    n = await startNodes(db.url, 'svc', 2, ['--rate-limit', 'off', '--allow-local-targets']);
-  }, 90_000);
-  afterAll(async () => {
-    await n?.stop();
-    await cleanup();
-  });
+  const nodes = nodesForFile('nodes_across', ['--rate-limit', 'off', '--allow-local-targets']);
+  const { admin, urls, workspace } = nodes;
 
   test("the homeowner's invoice and estimate pages open on both nodes (each records a view)", async () => {
     const [a, b] = urls();

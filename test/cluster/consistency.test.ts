@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ADMIN_TOKEN, type Nodes, startNodes } from '../support/nodes';
-import { databaseForFile, pgAvailable } from '../support/pg';
-import { cleanup, http } from '../support/spawn';
+import { describe, expect, test } from 'vitest';
+import { ADMIN_TOKEN, nodesForFile } from '../support/nodes';
+import { pgAvailable } from '../support/pg';
+import { http } from '../support/spawn';
 
 // Issue 40: two svc nodes serve one PostgreSQL schema; any node answers any call, and what one
 // node acknowledged is what the next request sees on the other.
@@ -9,32 +9,22 @@ import { cleanup, http } from '../support/spawn';
 const JOB = { name: 'Across nodes', address: '1 Main St', city: 'Dallas', state: 'TX' };
 
 describe.skipIf(!pgAvailable)('any node answers any call', () => {
-  const db = databaseForFile('nodes_consistency');
-  let n: Nodes;
-  const admin = (url: string, path: string, method = 'GET', body?: unknown) =>
-    http(`${url}/__admin${path}`, { method, key: ADMIN_TOKEN, body });
-
-  beforeAll(async () => {
-    // The rate limit across nodes is rules.test.ts's: here, many calls with one key.
-    n = await startNodes(db.url, 'svc', 2, ['--rate-limit', 'off']);
-  }, 90_000);
-  afterAll(async () => {
-    await n?.stop();
-    await cleanup();
-  });
+  // The rate limit across nodes is rules.test.ts's: here, many calls with one key.
+  const nodes = nodesForFile('nodes_consistency', ['--rate-limit', 'off']);
+  const { admin } = nodes;
 
   test('each answer names the node that gave it, and the two nodes are two', async () => {
-    const [a, b] = n.nodes.map((node) => node.url) as [string, string];
-    const one = await http(`${a}/v1/ping`, { key: n.keys.read });
-    const two = await http(`${b}/v1/ping`, { key: n.keys.read });
+    const [a, b] = nodes.urls();
+    const one = await http(`${a}/v1/ping`, { key: nodes.n.keys.read });
+    const two = await http(`${b}/v1/ping`, { key: nodes.n.keys.read });
     expect([one.status, two.status]).toEqual([200, 200]);
     expect(one.headers.get('x-svc-node')).toBe('node-0');
     expect(two.headers.get('x-svc-node')).toBe('node-1');
   });
 
   test('a write acknowledged by one node is read by the next request on the other, every kind', async () => {
-    const [a, b] = n.nodes.map((node) => node.url) as [string, string];
-    const key = n.keys.write;
+    const [a, b] = nodes.urls();
+    const key = nodes.n.keys.write;
     const made = await http(`${a}/v1/jobs`, { method: 'POST', key, body: JOB });
     expect(made.status).toBe(201);
     expect((await http(`${b}/v1/jobs/${made.body.id}`, { key })).body.name).toBe('Across nodes');
@@ -60,8 +50,8 @@ describe.skipIf(!pgAvailable)('any node answers any call', () => {
   });
 
   test('writes to one workspace sent to both nodes at once are all kept, each number once', async () => {
-    const key = n.keys.write;
-    const urls = n.nodes.map((node) => node.url);
+    const key = nodes.n.keys.write;
+    const urls = nodes.urls();
     const made = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
         http(`${urls[i % 2]}/v1/jobs`, {
@@ -87,18 +77,18 @@ describe.skipIf(!pgAvailable)('any node answers any call', () => {
   });
 
   test('a cursor issued by one node pages on the other', async () => {
-    const [a, b] = n.nodes.map((node) => node.url) as [string, string];
-    const first = await http(`${a}/v1/jobs?limit=2`, { key: n.keys.read });
+    const [a, b] = nodes.urls();
+    const first = await http(`${a}/v1/jobs?limit=2`, { key: nodes.n.keys.read });
     expect(first.body.next_cursor).toEqual(expect.any(String));
     const next = await http(`${b}/v1/jobs?limit=2&cursor=${first.body.next_cursor}`, {
-      key: n.keys.read,
+      key: nodes.n.keys.read,
     });
     expect(next.status).toBe(200);
     expect(next.body.data[0].id).not.toBe(first.body.data[0].id);
   });
 
   test('a workspace and key made on one node work on the other; revoked there, refused on the first', async () => {
-    const [a, b] = n.nodes.map((node) => node.url) as [string, string];
+    const [a, b] = nodes.urls();
     const ws = await admin(a, '/workspaces', 'POST', { name: 'Made on a', profile: 'empty' });
     expect(ws.status).toBe(201);
     const key = ws.body.keys.write.key;
@@ -113,7 +103,7 @@ describe.skipIf(!pgAvailable)('any node answers any call', () => {
   });
 
   test('a control token made on one node reaches its workspace on the other', async () => {
-    const [a, b] = n.nodes.map((node) => node.url) as [string, string];
+    const [a, b] = nodes.urls();
     const ws = await admin(a, '/workspaces', 'POST', { name: 'Tokened', profile: 'empty' });
     const token = ws.body.control_token;
     expect(token).toMatch(/^svc_ctl_/);
@@ -127,7 +117,7 @@ describe.skipIf(!pgAvailable)('any node answers any call', () => {
   });
 
   test("a workspace's clock moved on one node is where the other says it is", async () => {
-    const [a, b] = n.nodes.map((node) => node.url) as [string, string];
+    const [a, b] = nodes.urls();
     const ws = await admin(a, '/workspaces', 'POST', { name: 'Clocked', profile: 'empty' });
     const moved = await admin(a, `/workspaces/${ws.body.id}/clock`, 'POST', {
       advance_seconds: 86_400,
@@ -138,7 +128,7 @@ describe.skipIf(!pgAvailable)('any node answers any call', () => {
   });
 
   test("the server's clock moved on one node is where the other says it is", async () => {
-    const [a, b] = n.nodes.map((node) => node.url) as [string, string];
+    const [a, b] = nodes.urls();
     const before = await admin(b, '/clock');
     const moved = await admin(a, '/clock', 'POST', { advance_seconds: 3600 });
     expect(moved.status).toBe(200);
@@ -150,9 +140,9 @@ describe.skipIf(!pgAvailable)('any node answers any call', () => {
   });
 
   test("the request log is one: every node's calls are in /__admin/requests on either node", async () => {
-    const [a, b] = n.nodes.map((node) => node.url) as [string, string];
-    const onA = await http(`${a}/v1/jobs?limit=1`, { key: n.keys.read });
-    const onB = await http(`${b}/v1/contacts?limit=1`, { key: n.keys.read });
+    const [a, b] = nodes.urls();
+    const onA = await http(`${a}/v1/jobs?limit=1`, { key: nodes.n.keys.read });
+    const onB = await http(`${b}/v1/contacts?limit=1`, { key: nodes.n.keys.read });
     const ids = [onA, onB].map((r) => r.headers.get('x-request-id'));
     for (const url of [a, b]) {
       const logged = await admin(url, '/requests?limit=50');
@@ -169,7 +159,7 @@ describe.skipIf(!pgAvailable)('any node answers any call', () => {
   });
 
   test("the live request page on one node shows the other node's calls as they come", async () => {
-    const [a, b] = n.nodes.map((node) => node.url) as [string, string];
+    const [a, b] = nodes.urls();
     // Signed in on the other node: the session is the admin token's, valid on every node.
     const signedIn = await fetch(`${b}/sign-in`, {
       method: 'POST',
@@ -188,7 +178,7 @@ describe.skipIf(!pgAvailable)('any node answers any call', () => {
     const reader = stream.body?.getReader();
     // A path of its own (a job no one has: 404, logged all the same), to find its row by.
     const id = '0badc0de-0000-4000-8000-00000000c0de';
-    expect((await http(`${b}/v1/jobs/${id}`, { key: n.keys.read })).status).toBe(404);
+    expect((await http(`${b}/v1/jobs/${id}`, { key: nodes.n.keys.read })).status).toBe(404);
     let text = '';
     const deadline = Date.now() + 5_000;
     while (!text.includes(id) && Date.now() < deadline && reader) {

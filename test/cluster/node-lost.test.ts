@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ADMIN_TOKEN, type Nodes, startNodes } from '../support/nodes';
-import { databaseForFile, pgAvailable } from '../support/pg';
+import { describe, expect, test } from 'vitest';
+import { nodesForFile } from '../support/nodes';
+import { pgAvailable } from '../support/pg';
 import { Receiver } from '../support/receiver';
-import { cleanup, http } from '../support/spawn';
+import { http } from '../support/spawn';
 
 // Issue 40: a node killed (kill -9) under load loses no acknowledged write; the other keeps
 // answering; the delivery it had claimed is sent by the other once its claim lapses; and the node
@@ -11,24 +11,11 @@ import { cleanup, http } from '../support/spawn';
 const JOB = { name: 'Kept', address: '1 Main St', city: 'Dallas', state: 'TX' };
 
 describe.skipIf(!pgAvailable)('a node lost', () => {
-  const db = databaseForFile('nodes_lost');
-  let n: Nodes;
-
-  beforeAll(async () => {
-    n = await startNodes(db.url, 'svc', 2, ['--rate-limit', 'off', '--allow-local-targets']);
-  }, 90_000);
-  afterAll(async () => {
-    await n?.stop();
-    await cleanup();
-  });
+  const nodes = nodesForFile('nodes_lost', ['--rate-limit', 'off', '--allow-local-targets']);
 
   test('kill -9 of one node under writes through the proxy: every acknowledged write is kept, the other answers on', async () => {
-    const ws = await http(`${n.nodes[0]?.url}/__admin/workspaces`, {
-      method: 'POST',
-      key: ADMIN_TOKEN,
-      body: { name: 'Under load', profile: 'empty' },
-    });
-    const key = ws.body.keys.write.key as string;
+    const n = nodes.n;
+    const { key } = await nodes.workspace('Under load');
     const acknowledged: string[] = [];
     let stop = false;
     const writer = async (w: number) => {
@@ -67,17 +54,13 @@ describe.skipIf(!pgAvailable)('a node lost', () => {
   }, 60_000);
 
   test('a delivery the lost node was sending is sent by the other once its claim lapses, once', async () => {
-    const [a, b] = n.nodes.map((node) => node.url) as [string, string];
+    const n = nodes.n;
+    const [a, b] = nodes.urls();
     const receiver = await Receiver.start();
     try {
       // The first attempt hangs: the node sending it is killed meanwhile.
       receiver.answer((_req, i) => (i === 1 ? { status: 200, delayMs: 8_000 } : 200));
-      const ws = await http(`${a}/__admin/workspaces`, {
-        method: 'POST',
-        key: ADMIN_TOKEN,
-        body: { name: 'Claimed', profile: 'empty' },
-      });
-      const key = ws.body.keys.write.key as string;
+      const { key } = await nodes.workspace('Claimed');
       const hook = await http(`${a}/v1/webhooks`, {
         method: 'POST',
         key,
@@ -99,9 +82,7 @@ describe.skipIf(!pgAvailable)('a node lost', () => {
       const ids = receiver.received.map((r) => r.headers['x-service-delivery']);
       expect(ids).toHaveLength(2);
       expect(new Set(ids).size).toBe(1);
-      const log = await http(`${b}/__admin/webhooks/${hook.body.id}/deliveries`, {
-        key: ADMIN_TOKEN,
-      });
+      const log = await nodes.admin(b, `/webhooks/${hook.body.id}/deliveries`);
       expect(log.status).toBe(200);
       expect(log.body.data[0].state).toBe('succeeded');
     } finally {

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ADMIN_TOKEN, type Nodes, startNodes } from '../support/nodes';
-import { databaseForFile, pgAvailable } from '../support/pg';
+import { describe, expect, test } from 'vitest';
+import { nodesForFile } from '../support/nodes';
+import { pgAvailable } from '../support/pg';
 import { Receiver } from '../support/receiver';
-import { cleanup, type HttpReply, http } from '../support/spawn';
+import { type HttpReply, http } from '../support/spawn';
 
 // Issue 40: each rule of the spec holds over two nodes as it does on one: an idempotency key, the
 // rate limit, a code traded twice, a workspace's due work.
@@ -33,25 +33,8 @@ async function send(
 }
 
 describe.skipIf(!pgAvailable)('every rule across nodes', () => {
-  const db = databaseForFile('nodes_rules');
-  let n: Nodes;
-  const admin = (url: string, path: string, method = 'GET', body?: unknown) =>
-    http(`${url}/__admin${path}`, { method, key: ADMIN_TOKEN, body });
-  const urls = () => n.nodes.map((node) => node.url) as [string, string];
-  /** A workspace of the test's own, with a write key. */
-  const workspace = async (name: string) => {
-    const ws = await admin(urls()[0], '/workspaces', 'POST', { name, profile: 'empty' });
-    expect(ws.status).toBe(201);
-    return { id: ws.body.id as string, key: ws.body.keys.write.key as string };
-  };
-
-  beforeAll(async () => {
-    n = await startNodes(db.url, 'svc', 2, ['--allow-local-targets']);
-  }, 90_000);
-  afterAll(async () => {
-    await n?.stop();
-    await cleanup();
-  });
+  const nodes = nodesForFile('nodes_rules', ['--allow-local-targets']);
+  const { admin, urls, workspace } = nodes;
 
   test('one Idempotency-Key sent to both nodes at once makes one record; the other is replayed or 409', async () => {
     const { key } = await workspace('Keyed');
@@ -90,15 +73,15 @@ describe.skipIf(!pgAvailable)('every rule across nodes', () => {
     for (let round = 0; round < 13; round++) {
       answers.push(
         ...(await Promise.all(
-          Array.from({ length: 10 }, () => send(`${n.proxy.url}/v1/ping`, { key })),
+          Array.from({ length: 10 }, () => send(`${nodes.n.proxy.url}/v1/ping`, { key })),
         )),
       );
     }
     const served = answers.filter((a) => a.status === 200);
     const refused = answers.filter((a) => a.status === 429);
     expect([served.length, refused.length]).toEqual([120, 10]);
-    const nodes = new Set(answers.map((a) => a.headers.get('x-svc-node')));
-    expect(nodes.size).toBe(2);
+    const answeredBy = new Set(answers.map((a) => a.headers.get('x-svc-node')));
+    expect(answeredBy.size).toBe(2);
     const remaining = served.map((a) => Number(a.headers.get('x-ratelimit-remaining')));
     expect(remaining.sort((x, y) => x - y)).toEqual(Array.from({ length: 120 }, (_, i) => i));
     for (const a of refused) {

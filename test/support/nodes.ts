@@ -1,6 +1,16 @@
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { databaseForFile } from './pg';
 import { type RoundRobin, startProxy } from './proxy';
-import { bannerKeys, type Server, startServe, tempDir } from './spawn';
+import {
+  bannerKeys,
+  cleanup,
+  type HttpReply,
+  http,
+  type Server,
+  startServe,
+  tempDir,
+} from './spawn';
 
 // Several svc nodes on one PostgreSQL schema behind a round-robin proxy (issue 40): what the
 // cross-node tests call, through the proxy or each node in turn.
@@ -54,4 +64,48 @@ export async function startNodes(
       await Promise.all(nodes.map((n) => n.stop().catch(() => undefined)));
     },
   };
+}
+
+/** What a test file of several nodes uses: its nodes, and calls made on them. */
+export interface NodesForFile {
+  readonly n: Nodes;
+  /** Each node's own address, in order. */
+  urls(): [string, string];
+  /** A control-API call on the node at `url`, with the admin token. */
+  admin(url: string, path: string, method?: string, body?: unknown): Promise<HttpReply>;
+  /** A workspace of the test's own, made on the first node: its id and write key. */
+  workspace(name: string): Promise<{ id: string; key: string }>;
+}
+
+/** Two nodes on a database of the file's own, started before its tests and stopped after. */
+export function nodesForFile(label: string, extra: string[] = []): NodesForFile {
+  const db = databaseForFile(label);
+  let started: Nodes | undefined;
+  beforeAll(async () => {
+    started = await startNodes(db.url, 'svc', 2, extra);
+  }, 90_000);
+  afterAll(async () => {
+    await started?.stop();
+    await cleanup();
+  });
+  const admin = (url: string, path: string, method = 'GET', body?: unknown) =>
+    http(`${url}/__admin${path}`, { method, key: ADMIN_TOKEN, body });
+  const self: NodesForFile = {
+    get n() {
+      if (started === undefined) {
+        throw new Error('the nodes are not started');
+      }
+      return started;
+    },
+    urls: () => self.n.nodes.map((node) => node.url) as [string, string],
+    admin,
+    async workspace(name) {
+      const ws = await admin(self.urls()[0], '/workspaces', 'POST', { name, profile: 'empty' });
+      if (ws.status !== 201) {
+        throw new Error(`no workspace: ${ws.status} ${JSON.stringify(ws.body)}`);
+      }
+      return { id: ws.body.id as string, key: ws.body.keys.write.key as string };
+    },
+  };
+  return self;
 }
