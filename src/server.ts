@@ -21,6 +21,7 @@ import { storeMeta } from './platform/store-meta';
 import { createRuntime } from './runtime';
 import { seedDataFile, seedInto } from './seed';
 import { GLOBAL, Store, storeFiles } from './store';
+import { leased } from './store/held';
 
 export interface ServeOptions {
   port: number;
@@ -163,7 +164,7 @@ async function openStore(
     const store = await Store.openPostgres(opts.store.url, opts.store.schema, undefined, node);
     // Under the global scope's lease, so that of nodes started at once on a new schema one
     // seeds it, and the others find it seeded.
-    const empty = await store.leased([GLOBAL], async () => {
+    const empty = await leased(store, [GLOBAL], async () => {
       // A schema svc has never written to holds no store meta (a seed, or any write, leaves it).
       const none = store.global.get('meta', 'store') === undefined;
       if (none && opts.seed) {

@@ -16,6 +16,7 @@ import { withFreshIds } from '../seed/remap';
 import { expiryOf } from '../snapshot/create';
 import { credentialsOf } from '../snapshot/workspace';
 import { GLOBAL, type Position, type Rec, type Store } from '../store';
+import { leased } from '../store/held';
 import { type Page, pageInOrder } from './paging';
 import type { AdminKeySchema, AdminWorkspaceSchema, DeletedWorkspaceSchema } from './schemas';
 
@@ -202,7 +203,7 @@ export function watchExpiry(rt: Runtime): void {
 
 /** Deleted once its clock passes its end; with several nodes, under the global scope's lease. */
 function expire(rt: Runtime, wsId: string): Promise<void> {
-  return rt.store.leased([GLOBAL], () => {
+  return leased(rt.store, [GLOBAL], () => {
     const ws = rt.store.global.get('workspaces', wsId);
     if (ws?.expires_at && Date.parse(ws.expires_at) <= rt.clocks.of(wsId).nowMs()) {
       deleteWorkspace(rt, wsId);

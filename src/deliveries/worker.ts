@@ -213,7 +213,7 @@ export class DeliveryWorker implements Deliveries {
           // open; a node lost mid-way is taken over once its claim lapses. The claim is kept
           // past the attempt: a node that read it open before it was settled still finds it.
           const key = `delivery:${wsId}:${d.id}:${out.attempt}`;
-          const claim = await cluster.claim(key, CLAIM_MS);
+          const claim = await cluster.claims.claim(key, CLAIM_MS);
           if (!claim.won) {
             this.#later(wsId, d.id, claim.leftMs);
             return d;

@@ -1,4 +1,4 @@
-import { GLOBAL, type LoadedScope, type Scope } from './types';
+import { DROP, GLOBAL, type LoadedScope, type Op, type Scope } from './types';
 
 // Which workspaces a store on PostgreSQL holds in memory (architecture.md, The store on
 // PostgreSQL): none at start; each is loaded the first time something needs it, kept while it is
@@ -35,6 +35,13 @@ export interface Resident {
 export class ScopeAway extends Error {
   constructor(readonly scope: Scope) {
     super(`workspace ${scope} is not in memory: it is loaded before use`);
+  }
+}
+
+/** A write this node made without the lease of its scope: a path that forgot to take it. */
+export class Unleased extends Error {
+  constructor(readonly scope: Scope) {
+    super(`a write to scope ${scope} without its lease: it is taken before the write`);
   }
 }
 
@@ -295,6 +302,26 @@ export class Residency {
   keepWhile(busy: (scope: Scope) => boolean): void {
     this.#vetoes.push(busy);
   }
+
+  /**
+   * Before a commit `seq` applies `ops`: a write to a workspace away from memory is refused
+   * before any of it applies; so is, with several nodes, a write to a scope this node does not
+   * hold the lease of (pg/cluster.ts), but one it makes new (`held` says what memory holds).
+   */
+  admit(ops: readonly Op[], seq: number, held: (scope: Scope) => boolean): void {
+    for (const [scope, coll] of ops) {
+      if (coll !== DROP && this.away.has(scope)) {
+        throw new ScopeAway(scope);
+      }
+      if (this.mayWrite && !this.mayWrite(scope, scope !== GLOBAL && !held(scope))) {
+        throw new Unleased(scope);
+      }
+      this.wrote(scope, seq);
+    }
+  }
+
+  /** Several nodes: whether this node may write `scope` now (`fresh`: it makes it new). */
+  mayWrite: ((scope: Scope, fresh: boolean) => boolean) | undefined;
 
   /** `scope` was written by commit `seq`, or made new in memory. */
   wrote(scope: Scope, seq: number): void {

@@ -3,7 +3,7 @@ import type { GlobalCollections, WorkspaceCollections } from './collections';
 import type { Fresh } from './fresh';
 import { type Durability, Persistence } from './persistence';
 import type { Cluster } from './pg/cluster';
-import { Residency, ScopeAway, type ScopeSource } from './residency';
+import { Residency, type ScopeSource } from './residency';
 import { type Backing, ScopedStore } from './scoped';
 import { Scopes } from './scopes';
 import { Tx } from './tx';
@@ -18,13 +18,6 @@ import {
   type Scope,
   ScopeDropped,
 } from './types';
-
-/** A write this node made without the lease of its scope: a path that forgot to take it. */
-export class Unleased extends Error {
-  constructor(readonly scope: Scope) {
-    super(`a write to scope ${scope} without its lease: it is taken before the write`);
-  }
-}
 
 export type CommitHook = (changes: readonly Change[], tx: Tx) => void;
 
@@ -121,19 +114,6 @@ export class Store implements Backing {
     return this.#persistence?.cluster;
   }
 
-  /**
-   * Runs `fn` (writes made outside any request or task: a start's seed) under the leases of
-   * `scopes` where several nodes serve the store, else at once.
-   */
-  async leased<T>(scopes: readonly Scope[], fn: () => T | Promise<T>): Promise<T> {
-    const release = await this.cluster?.begin(scopes, scopes);
-    try {
-      return await fn();
-    } finally {
-      release?.();
-    }
-  }
-
   /** Another node wrote `scope` (pg/cluster.ts): memory takes it, told as commits are. */
   takeFresh(scope: Scope, fresh: Fresh): void {
     const changes = this.#scopes.takeFresh(scope, fresh);
@@ -168,25 +148,6 @@ export class Store implements Backing {
   /** Loads workspace `scope` if it is away from memory (PostgreSQL); before anything reads it. */
   ensure(scope: Scope): Promise<void> {
     return this.#residency?.ensure(scope) ?? Promise.resolve();
-  }
-
-  /** How many records each of `scopes` holds in `colls`; those away counted in PostgreSQL. */
-  async counts(
-    scopes: readonly Scope[],
-    colls: readonly string[],
-  ): Promise<(scope: Scope, coll: string) => number> {
-    // Memory's counts first: a workspace let go while PostgreSQL counts is counted all the same.
-    const counted = new Map<string, number>();
-    for (const scope of scopes.filter((s) => !this.isAway(s))) {
-      for (const coll of colls) {
-        counted.set(`${scope} ${coll}`, this.count(scope, coll));
-      }
-    }
-    const away = scopes.filter((s) => this.isAway(s));
-    for (const [key, n] of (await this.#residency?.counts(away, colls)) ?? []) {
-      counted.set(key, n);
-    }
-    return (scope, coll) => counted.get(`${scope} ${coll}`) ?? 0;
   }
 
   /**
@@ -319,7 +280,7 @@ export class Store implements Backing {
       if (late !== undefined) {
         throw new ScopeDropped(late[0]);
       }
-      this.#checkResident(ops);
+      this.#residency?.admit(ops, this.#seq + 1, (scope) => this.#scopes.has(scope));
       if (ops.length > 0) {
         this.#scopes.apply(ops);
         this.#seq += 1;
@@ -409,28 +370,6 @@ export class Store implements Backing {
   /** The collections of a scope that hold records, as committed. */
   collections(scope: Scope): string[] {
     return this.#scopes.collections(scope);
-  }
-
-  /**
-   * A write to a workspace away from memory is refused before any of it applies; so is, with
-   * several nodes, a write to a scope this node does not hold the lease of (pg/cluster.ts), but
-   * one it makes new.
-   */
-  #checkResident(ops: readonly Op[]): void {
-    const residency = this.#residency;
-    if (residency === undefined) {
-      return;
-    }
-    const cluster = this.cluster;
-    for (const [scope, coll] of ops) {
-      if (coll !== DROP && residency.away.has(scope)) {
-        throw new ScopeAway(scope);
-      }
-      if (cluster && !cluster.mayWrite(scope, scope !== GLOBAL && !this.#scopes.has(scope))) {
-        throw new Unleased(scope);
-      }
-      residency.wrote(scope, this.#seq + 1);
-    }
   }
 
   /** What each workspace the commit wrote has due next, for a start that loads none of them. */

@@ -26,13 +26,16 @@ describe.skipIf(!pgAvailable)('the PostgreSQL schema', () => {
     await migrate(client, 'svc');
     client.release();
     expect(await tables('svc')).toEqual([
+      'blobs',
       'changes',
       'claims',
       'gone',
+      'kept_answers',
       'meta',
       'migrations',
       'rate_windows',
       'records',
+      'requests',
       'scopes',
     ]);
     const applied = await db.sql.query(

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { createRuntime, defaultConfig } from '../../src/runtime';
 import { Store } from '../../src/store';
+import { countsOf } from '../../src/store/held';
 import type { Durability } from '../../src/store/persistence';
 import { keepFromEnv } from '../../src/store/pg/open';
 import { NOTHING_DUE, ScopeAway, type ScopeSource } from '../../src/store/residency';
@@ -224,7 +225,7 @@ describe('workspaces loaded when first used (residency)', () => {
     const db = new FakeDatabase({ [A]: 5, [B]: 2 });
     const store = storeOver(db, Number.POSITIVE_INFINITY);
     await store.ensure(B);
-    const counted = await store.counts([A, B], ['jobs']);
+    const counted = await countsOf(store, [A, B], ['jobs']);
     expect([counted(A, 'jobs'), counted(B, 'jobs')]).toEqual([5, 2]);
     expect(db.reads).toEqual([B]);
   });

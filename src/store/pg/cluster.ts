@@ -1,6 +1,7 @@
-import type pg from 'pg';
+import pg from 'pg';
 import { GLOBAL, type Scope } from '../types';
 import { SharedBlobs } from './blobs';
+import { SharedClaims } from './claims';
 import { KeptAnswers } from './kept-answers';
 import { SharedRates } from './rates';
 import { SharedLog } from './shared-log';
@@ -11,9 +12,6 @@ import { SharedLog } from './shared-log';
 // scope only under its lease: a PostgreSQL advisory lock, taken on a connection of its own, held
 // while that node's writes to the scope are made and committed, and let go once they are. Every
 // write is thus made on the scope as the last node left it, whichever node wrote last.
-
-/** How often a node clears claims lapsed long ago. */
-const SWEEP_CLAIMS_MS = 60_000;
 
 /** How long a node keeps a lease while its own writes keep coming, before it lets others in. */
 const TURN_MS = 50;
@@ -31,6 +29,8 @@ interface Lease {
   closing: boolean;
   /** Past its turn: no new request joins it (work its users wait on still does). */
   turnOver: boolean;
+  /** Lets the lock go once all written under it is committed (set once it is held). */
+  unlock?: () => Promise<void>;
   locked: boolean;
 }
 
@@ -40,6 +40,14 @@ export interface ClusterLinks {
   /** Resolves once everything this node wrote so far is committed. */
   settle(): Promise<void>;
 }
+
+/** Connections for leases (one a scope written at once), and for the log's rows and rates. */
+const LEASE_POOL_SIZE = 16;
+const COUNTS_POOL_SIZE = 2;
+/** How long a node waits for another's lease of a scope before the request is refused. */
+const LOCK_TIMEOUT_MS = 30_000;
+/** As the persistence's pool's (persistence.ts). */
+const STATEMENT_TIMEOUT_MS = 30_000;
 
 export class Cluster {
   /** The name this node answers by (X-Svc-Node). */
@@ -54,6 +62,8 @@ export class Cluster {
   readonly #leases = new Map<Scope, Lease>();
   /** Each key's rate window, counted over every node. */
   readonly rates: SharedRates;
+  /** Claims on pieces of work (a delivery's attempt), so that one node alone does each. */
+  readonly claims: SharedClaims;
   /** Idempotency keys' answers, kept for every node. */
   readonly kept: KeptAnswers;
   /** The request log every node writes its calls to and reads the others' from. */
@@ -64,7 +74,6 @@ export class Cluster {
   /** The next version check, which callers join until it is sent. */
   #next: { scopes: Set<Scope>; result: Promise<Map<Scope, number>> } | undefined;
   #checking: Promise<unknown> = Promise.resolve();
-  #swept = 0;
   /** Workspaces made under the global scope's lease held now (mayWrite). */
   readonly #made = new Set<Scope>();
 
@@ -84,6 +93,7 @@ export class Cluster {
     this.#counts = counts;
     this.rates = new SharedRates(counts, s);
     this.kept = new KeptAnswers(pool, s);
+    this.claims = new SharedClaims(pool, s, node);
     this.requests = new SharedLog(counts, s, node);
     this.blobs = new SharedBlobs(pool, s);
     this.node = node;
@@ -91,6 +101,38 @@ export class Cluster {
     this.#locks = locks;
     this.#s = s;
     this.#schema = schema;
+  }
+
+  /** This node's coordination over `pool` (the persistence's) and pools of its own. */
+  static connect(
+    url: string,
+    node: string,
+    pool: pg.Pool,
+    s: string,
+    schema: string,
+    known: Map<Scope, number>,
+  ): Cluster {
+    // A lease waited for past LOCK_TIMEOUT_MS fails its request (500, Retry-After) rather than
+    // keep it waiting on a node that does not let go.
+    const locks = new pg.Pool({
+      connectionString: url,
+      max: LEASE_POOL_SIZE,
+      connectionTimeoutMillis: 10_000,
+      options: `-c lock_timeout=${LOCK_TIMEOUT_MS}`,
+    });
+    // What is counted, not kept: the request log's rows and the rate windows are committed
+    // without waiting for the disk (seen by every node at once all the same); a crash of the
+    // database may lose the last of them, never a record.
+    const counts = new pg.Pool({
+      connectionString: url,
+      max: COUNTS_POOL_SIZE,
+      connectionTimeoutMillis: 10_000,
+      statement_timeout: STATEMENT_TIMEOUT_MS,
+      options: '-c synchronous_commit=off',
+    });
+    locks.on('error', () => {}); // an idle connection lost is the pool's to replace
+    counts.on('error', () => {});
+    return new Cluster(node, { pool, locks, counts }, s, schema, known);
   }
 
   link(links: ClusterLinks): void {
@@ -270,24 +312,20 @@ export class Cluster {
       throw err;
     }
     // Let go once its last user is done and everything written under it is committed.
-    this.#unlockers.set(lease, async () => {
+    lease.unlock = async () => {
       await this.#links.settle().catch(() => {});
       lease.locked = false;
       if (scope === GLOBAL) {
         this.#made.clear();
       }
-      try {
-        await client.query('SELECT pg_advisory_unlock(hashtext($1))', [key]);
-        client.off('error', lost);
-        client.release();
-      } catch {
-        client.off('error', lost);
-        client.release(true);
-      }
-    });
+      const unlocked = await client.query('SELECT pg_advisory_unlock(hashtext($1))', [key]).then(
+        () => true,
+        () => false,
+      );
+      client.off('error', lost);
+      client.release(!unlocked); // a connection that could not let go is closed: so is its lock
+    };
   }
-
-  readonly #unlockers = new WeakMap<Lease, () => Promise<void>>();
 
   #leave(scope: Scope): void {
     const lease = this.#leases.get(scope);
@@ -299,8 +337,7 @@ export class Cluster {
       return;
     }
     lease.closing = true;
-    const unlock = this.#unlockers.get(lease);
-    void (unlock ? unlock() : Promise.resolve()).finally(() => {
+    void (lease.unlock ? lease.unlock() : Promise.resolve()).finally(() => {
       if (this.#leases.get(scope) === lease) {
         this.#leases.delete(scope);
       }
@@ -333,35 +370,6 @@ export class Cluster {
     } finally {
       await this.#take(scope);
     }
-  }
-
-  /**
-   * Claims a piece of work (a delivery's attempt) for this node for `ms`: whether it won, and
-   * else how long another's claim still runs. A claim lapses, so a node lost mid-way is taken
-   * over once it does.
-   */
-  async claim(key: string, ms: number): Promise<{ won: boolean; leftMs: number }> {
-    if (Date.now() - this.#swept > SWEEP_CLAIMS_MS) {
-      this.#swept = Date.now();
-      // Lapsed claims of work long done: a claim is kept past its work (see the worker).
-      await this.#pool.query(
-        `DELETE FROM ${this.#s}.claims WHERE until < clock_timestamp() - interval '1 hour'`,
-      );
-    }
-    const { rows } = await this.#pool.query<{ won: string | null; left_ms: string | null }>(
-      `WITH up AS (
-         INSERT INTO ${this.#s}.claims AS c (key, node, until)
-         VALUES ($1, $2, clock_timestamp() + $3 * interval '1 millisecond')
-         ON CONFLICT (key) DO UPDATE SET node = excluded.node, until = excluded.until
-         WHERE c.until < clock_timestamp() OR c.node = excluded.node
-         RETURNING node)
-       SELECT (SELECT node FROM up) AS won,
-              (SELECT extract(epoch FROM until - clock_timestamp()) * 1000
-               FROM ${this.#s}.claims WHERE key = $1) AS left_ms`,
-      [key, this.node, ms],
-    );
-    const row = rows[0];
-    return { won: row?.won != null, leftMs: Math.max(0, Number(row?.left_ms ?? 0)) };
   }
 
   /** When each workspace's next work falls due on its own clock, as the last commit to it said. */

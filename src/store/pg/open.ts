@@ -50,6 +50,7 @@ export async function openPostgres(
       settle: () => store.sync(),
     });
     residency.coordinate = (reads, writes, turn) => cluster.begin(reads, writes, turn);
+    residency.mayWrite = (scope, fresh) => cluster.mayWrite(scope, fresh);
   }
   return store;
 }

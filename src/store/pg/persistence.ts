@@ -8,20 +8,20 @@ import {
   GLOBAL,
   type LoadedScope,
   type Op,
-  type RawRecord,
   type Scope,
 } from '../types';
 import { Cluster } from './cluster';
 import { type Versions, writeGroup } from './commit';
-import { type Row, readAll, readDues, readGlobal, readVersion } from './read';
+import {
+  type Catchup,
+  readAll,
+  readDues,
+  readGlobal,
+  readScopeAt,
+  readSince,
+  readVersion,
+} from './read';
 import { checkSchemaName, migrate, servingLock } from './schema';
-
-/** What another node wrote to a scope since a version (readSince). */
-export interface Catchup {
-  puts: [coll: string, id: string, data: RawRecord][];
-  deletes: [coll: string, id: string][];
-  version: number;
-}
 
 /** What a start reads: the global scope, and when each workspace's next work is due (null: not known). */
 export interface Opened {
@@ -40,12 +40,6 @@ export interface Opened {
 export const STATEMENT_TIMEOUT_MS = 30_000;
 /** Connections a node keeps: one commits at a time; the others load workspaces meanwhile. */
 export const POOL_SIZE = 4;
-/** Connections a node of several keeps for its leases: one a scope it writes at once. */
-export const LEASE_POOL_SIZE = 16;
-/** How long a node waits for another's lease of a scope before the request is refused. */
-export const LOCK_TIMEOUT_MS = 30_000;
-/** Connections for the request log's rows and the rate windows (several nodes). */
-const COUNTS_POOL_SIZE = 2;
 
 export class PgPersistence implements Durability, ScopeSource {
   readonly #pool: pg.Pool;
@@ -127,33 +121,7 @@ export class PgPersistence implements Durability, ScopeSource {
         const persistence = new PgPersistence(url, schema, pool, holder, data.seq);
         persistence.known.set(GLOBAL, version);
         if (node !== undefined) {
-          // A lease waited for past LOCK_TIMEOUT_MS fails its request (500, Retry-After) rather
-          // than keep it waiting on a node that does not let go.
-          const locks = new pg.Pool({
-            connectionString: url,
-            max: LEASE_POOL_SIZE,
-            connectionTimeoutMillis: 10_000,
-            options: `-c lock_timeout=${LOCK_TIMEOUT_MS}`,
-          });
-          locks.on('error', () => {});
-          // What is counted, not kept: the request log's rows and the rate windows are committed
-          // without waiting for the disk (seen by every node at once all the same); a crash of
-          // the database may lose the last of them, never a record.
-          const counts = new pg.Pool({
-            connectionString: url,
-            max: COUNTS_POOL_SIZE,
-            connectionTimeoutMillis: 10_000,
-            statement_timeout: STATEMENT_TIMEOUT_MS,
-            options: '-c synchronous_commit=off',
-          });
-          counts.on('error', () => {});
-          persistence.cluster = new Cluster(
-            node,
-            { pool, locks, counts },
-            s,
-            schema,
-            persistence.known,
-          );
+          persistence.cluster = Cluster.connect(url, node, pool, s, schema, persistence.known);
         }
         return { persistence, data, dues };
       } finally {
@@ -199,64 +167,13 @@ export class PgPersistence implements Durability, ScopeSource {
   }
 
   /** One scope's records and its version, read in one statement (so as of one instant). */
-  async readFresh(scope: Scope): Promise<{ colls: LoadedScope; version: number }> {
-    const { rows } = await this.#pool.query<Partial<Row> & { version: string }>(
-      `SELECT v.version, r.coll, r.id, r.data
-       FROM (SELECT coalesce((SELECT version FROM ${this.#s}.scopes WHERE scope = $1), 0) AS version) v
-       LEFT JOIN ${this.#s}.records r ON r.scope = $1 ORDER BY r.ord`,
-      [scope],
-    );
-    const colls: Record<string, Map<string, RawRecord>> = {};
-    for (const { coll, id, data } of rows) {
-      if (coll === undefined || coll === null || id === undefined || data === undefined) {
-        continue; // a scope with no record: its version alone
-      }
-      let records = colls[coll];
-      if (records === undefined) {
-        records = new Map();
-        colls[coll] = records;
-      }
-      records.set(id, data);
-    }
-    return { colls, version: Number(rows[0]?.version ?? 0) };
+  readFresh(scope: Scope): Promise<{ colls: LoadedScope; version: number }> {
+    return readScopeAt(this.#pool, this.#s, scope);
   }
 
-  /**
-   * What another node wrote to `scope` since version `since`: the records written and the keys
-   * deleted, and the version read at, in one statement.
-   */
-  async readSince(scope: Scope, since: number): Promise<Catchup> {
-    const { rows } = await this.#pool.query<{
-      version: string;
-      coll: string | null;
-      id: string | null;
-      data: RawRecord | null;
-      gone: boolean | null;
-    }>(
-      `SELECT v.version, c.coll, c.id, c.data, c.gone
-       FROM (SELECT coalesce((SELECT version FROM ${this.#s}.scopes WHERE scope = $1), 0) AS version) v
-       LEFT JOIN (
-         SELECT coll, id, NULL::json AS data, true AS gone, NULL::bigint AS ord
-         FROM ${this.#s}.gone WHERE scope = $1 AND version > $2
-         UNION ALL
-         SELECT coll, id, data, false, ord FROM ${this.#s}.records WHERE scope = $1 AND version > $2
-       ) c ON true
-       ORDER BY c.ord NULLS FIRST`,
-      [scope, since],
-    );
-    const puts: [string, string, RawRecord][] = [];
-    const deletes: [string, string][] = [];
-    for (const { coll, id, data, gone } of rows) {
-      if (coll === null || id === null) {
-        continue;
-      }
-      if (gone) {
-        deletes.push([coll, id]);
-      } else if (data !== null) {
-        puts.push([coll, id, data]);
-      }
-    }
-    return { puts, deletes, version: Number(rows[0]?.version ?? 0) };
+  /** What another node wrote to `scope` since version `since` (read.ts, readSince). */
+  readSince(scope: Scope, since: number): Promise<Catchup> {
+    return readSince(this.#pool, this.#s, scope, since);
   }
 
   /** The workspaces holding a record by any of `names`, as its id or its second name. */

@@ -4,6 +4,7 @@ import {
   FORMAT,
   FORMAT_VERSION,
   GLOBAL,
+  type LoadedScope,
   type RawRecord,
   type Scope,
   type ScopeData,
@@ -89,4 +90,81 @@ function contentsOf(
     records[id] = data;
   }
   return { format: FORMAT, version: FORMAT_VERSION, seq, global, workspaces };
+}
+
+/** What another node wrote to a scope since a version (readSince). */
+export interface Catchup {
+  puts: [coll: string, id: string, data: RawRecord][];
+  deletes: [coll: string, id: string][];
+  version: number;
+}
+
+/** One scope's records and its version, read in one statement (so as of one instant). */
+export async function readScopeAt(
+  pool: pg.Pool,
+  s: string,
+  scope: Scope,
+): Promise<{ colls: LoadedScope; version: number }> {
+  const { rows } = await pool.query<Partial<Row> & { version: string }>(
+    `SELECT v.version, r.coll, r.id, r.data
+     FROM (SELECT coalesce((SELECT version FROM ${s}.scopes WHERE scope = $1), 0) AS version) v
+     LEFT JOIN ${s}.records r ON r.scope = $1 ORDER BY r.ord`,
+    [scope],
+  );
+  const colls: Record<string, Map<string, RawRecord>> = {};
+  for (const { coll, id, data } of rows) {
+    if (coll === undefined || coll === null || id === undefined || data === undefined) {
+      continue; // a scope with no record: its version alone
+    }
+    let records = colls[coll];
+    if (records === undefined) {
+      records = new Map();
+      colls[coll] = records;
+    }
+    records.set(id, data);
+  }
+  return { colls, version: Number(rows[0]?.version ?? 0) };
+}
+
+/**
+ * What another node wrote to `scope` since version `since`: the records written and the keys
+ * deleted, and the version read at, in one statement.
+ */
+export async function readSince(
+  pool: pg.Pool,
+  s: string,
+  scope: Scope,
+  since: number,
+): Promise<Catchup> {
+  const { rows } = await pool.query<{
+    version: string;
+    coll: string | null;
+    id: string | null;
+    data: RawRecord | null;
+    gone: boolean | null;
+  }>(
+    `SELECT v.version, c.coll, c.id, c.data, c.gone
+     FROM (SELECT coalesce((SELECT version FROM ${s}.scopes WHERE scope = $1), 0) AS version) v
+     LEFT JOIN (
+       SELECT coll, id, NULL::json AS data, true AS gone, NULL::bigint AS ord
+       FROM ${s}.gone WHERE scope = $1 AND version > $2
+       UNION ALL
+       SELECT coll, id, data, false, ord FROM ${s}.records WHERE scope = $1 AND version > $2
+     ) c ON true
+     ORDER BY c.ord NULLS FIRST`,
+    [scope, since],
+  );
+  const puts: [string, string, RawRecord][] = [];
+  const deletes: [string, string][] = [];
+  for (const { coll, id, data, gone } of rows) {
+    if (coll === null || id === null) {
+      continue;
+    }
+    if (gone) {
+      deletes.push([coll, id]);
+    } else if (data !== null) {
+      puts.push([coll, id, data]);
+    }
+  }
+  return { puts, deletes, version: Number(rows[0]?.version ?? 0) };
 }

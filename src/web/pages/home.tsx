@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../../platform/app-env';
 import type { Workspace } from '../../platform/auth/records';
 import type { Runtime } from '../../platform/runtime';
+import { countsOf } from '../../store/held';
 import { shownWorkspaces } from '../scope';
 import { Page } from '../ui/layout';
 import { Badge, count } from '../ui/parts';
@@ -99,7 +100,8 @@ export function homePage(rt: Pick<Runtime, 'store'>) {
       a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0,
     );
     // On PostgreSQL, a workspace away from memory is counted there, not loaded.
-    const counted = await rt.store.counts(
+    const counted = await countsOf(
+      rt.store,
       workspaces.map((ws) => ws.id),
       COUNTED,
     );
