@@ -82,6 +82,12 @@ function takeOver(rt: Runtime): void {
     return;
   }
   const look = async () => {
+    // Workspaces held here: what another node wrote since is taken in (and its work scheduled
+    // here, in case that node is lost before doing it).
+    const residency = store.residency;
+    if (residency !== undefined) {
+      (await residency.holdAll(residency.inMemory()))();
+    }
     for (const [scope, due] of await cluster.dues()) {
       if (store.isAway(scope)) {
         scheduler.schedule(
@@ -112,4 +118,25 @@ async function survey(
       // Deleted meanwhile, or the database away: the next start looks again.
     }
   }
+}
+
+/**
+ * Several nodes: before the server's clock moves `byMs`, every workspace with work due by then
+ * (`scopes.due`, on its own clock) is read as the last node left it, so its work, wherever it
+ * was written, runs on the way, in time order, before the move answers.
+ */
+export async function catchUpDue(rt: Runtime, byMs: number): Promise<void> {
+  const { store } = rt;
+  const cluster = store.cluster;
+  const residency = store.residency;
+  if (cluster === undefined || residency === undefined) {
+    return;
+  }
+  const due: Scope[] = [];
+  for (const [scope, at] of await cluster.dues()) {
+    if (at <= rt.clocks.of(scope).nowMs() + byMs) {
+      due.push(scope);
+    }
+  }
+  (await residency.holdAll(due))();
 }

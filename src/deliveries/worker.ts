@@ -199,12 +199,21 @@ export class DeliveryWorker implements Deliveries {
   async #send(wsId: string, d: Delivery): Promise<Delivery | undefined> {
     const { store } = this.#rt;
     const cluster = store.cluster;
+    const clock = this.#rt.clocks.of(wsId);
     await store.sync();
     const send = () =>
       this.#pool.run(d.webhook_id, async () => {
         // Read again inside the slot: while this waited for the disk and for a free slot the
         // subscription may have been deleted (DELETE, a 410), switched off or given a new secret.
-        const out = await this.#write(wsId, () => this.#outgoing(wsId, d.id));
+        const { out, now } = await this.#write(wsId, () => ({
+          out: this.#outgoing(wsId, d.id),
+          now: this.#rt.store.workspace(wsId).get('deliveries', d.id),
+        }));
+        if (now?.next_attempt_at && Date.parse(now.next_attempt_at) > clock.nowMs()) {
+          // Read again, it is not due: another node's attempt went meanwhile (several nodes).
+          this.#follow(wsId, now, false);
+          return now;
+        }
         if (!out) {
           return this.#write(wsId, () => this.#cancel(wsId, d.id));
         }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { catchUpDue } from '../residency';
 import type { Rec, Store } from '../store';
 import type { Runtime } from './runtime';
 
@@ -42,6 +43,8 @@ export async function advanceClock(rt: Runtime, targetMs: number): Promise<void>
   rt.store.parseAll();
   // On PostgreSQL, a workspace whose next work was not known is loaded once to learn it.
   await rt.store.residency?.surveying;
+  // With several nodes, work another node scheduled is known here before time moves.
+  await catchUpDue(rt, targetMs - rt.clock.nowMs());
   await rt.scheduler.advanceTo(targetMs);
   const offset = rt.clock.offsetMs;
   rt.store.transaction((tx) => {

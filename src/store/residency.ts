@@ -364,6 +364,11 @@ export class Residency {
     return let_go;
   }
 
+  /** The workspaces in memory now. */
+  inMemory(): Scope[] {
+    return [...this.#used.keys()];
+  }
+
   /** Workspaces in memory now. */
   get resident(): number {
     return this.#used.size;

@@ -90,6 +90,26 @@ describe.skipIf(!pgAvailable)('one server, whichever node answers', () => {
     expect(Date.parse(built.body.built_at) - Date.parse(list.body.created_at)).toBeLessThan(35_000);
   });
 
+  test("the server's clock moved on one node runs the work a write on the other made due, before it answers", async () => {
+    const [a, b] = urls();
+    const ws = await workspace('Server clock');
+    const list = await admin(b, `/workspaces/${ws.id}/storm_lists`, 'POST', {
+      name: 'Made on b',
+      window_from: '2026-05-01',
+      window_to: '2026-05-30',
+      min_size_in: 1,
+    });
+    expect(list.body.status).toBe('building');
+    expect((await admin(a, '/clock', 'POST', { advance_seconds: 40 })).status).toBe(200);
+    for (const url of [a, b]) {
+      const built = await http(`${url}/v1/storm_lists/${list.body.id}`, { key: ws.key });
+      expect(built.body.status).not.toBe('building');
+      expect(Date.parse(built.body.built_at) - Date.parse(list.body.created_at)).toBeLessThan(
+        35_000,
+      );
+    }
+  });
+
   test('retries follow the schedule when the clock is moved on each node in turn', async () => {
     const [a, b] = urls();
     const receiver = (await Receiver.start()).answer(() => 500);

@@ -90,4 +90,36 @@ describe.skipIf(!pgAvailable)('a node lost', () => {
       await n.restart(0);
     }
   }, 60_000);
+
+  test('work a stopped node left in a workspace the other holds goes from the other within seconds', async () => {
+    const [a, b] = nodes.urls();
+    const receiver = await Receiver.start();
+    try {
+      const { key } = await nodes.workspace('Left behind');
+      await http(`${a}/v1/webhooks`, {
+        method: 'POST',
+        key,
+        body: { event: 'contact.updated', target_url: receiver.url },
+      });
+      const contact = await http(`${a}/v1/contacts`, {
+        method: 'POST',
+        key,
+        body: { first_name: 'Lee', last_name: 'Park', email: 'lee@example.com' },
+      });
+      // b holds the workspace; a makes an update whose delivery waits to gather edits, and stops.
+      expect((await http(`${b}/v1/contacts/${contact.body.id}`, { key })).status).toBe(200);
+      const edited = await http(`${a}/v1/contacts/${contact.body.id}`, {
+        method: 'PATCH',
+        key,
+        body: { notes: 'left with a' },
+      });
+      expect(edited.status).toBe(200);
+      await nodes.n.nodes[0]?.stop('SIGKILL');
+      const got = await receiver.waitFor(1, 15_000);
+      expect(got[0]?.json.event_type).toBe('contact.updated');
+    } finally {
+      await receiver.close();
+      await nodes.n.restart(0);
+    }
+  }, 60_000);
 });
