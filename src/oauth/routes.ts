@@ -222,16 +222,27 @@ async function holdConnected(rt: Rt, app: OAuthApp): Promise<() => void> {
   if (residency === undefined) {
     return () => {};
   }
-  // Several nodes: the connections as the last node left them (a trade there made one).
-  await residency.readGlobal();
-  const connected = new Set<string>();
-  for (const connection of rt.store.global.values('oauth_connections')) {
-    if (connection.client_id === app.id) {
-      connected.add(connection.workspace_id);
-    }
-  }
   // A trade writes the global scope (codes, tokens) and, refused, the workspaces it disconnects.
-  return residency.holdAll(connected, { global: true, lease: 'all', turn: true });
+  // With several nodes the global scope's lease comes first: under it the connections are as
+  // the last trade left them (one on another node, a moment ago, made the one a second trade of
+  // its code disconnects), and their workspaces are leased after it, in the one order.
+  const global = await residency.holdAll([], { global: true, lease: 'all', turn: true });
+  try {
+    const connected = new Set<string>();
+    for (const connection of rt.store.global.values('oauth_connections')) {
+      if (connection.client_id === app.id) {
+        connected.add(connection.workspace_id);
+      }
+    }
+    const workspaces = await residency.holdAll(connected, { lease: 'all', turn: true });
+    return () => {
+      workspaces();
+      global();
+    };
+  } catch (err) {
+    global();
+    throw err;
+  }
 }
 
 /** The workspace a token answer grants access to; a revocation's `{}` names none. */
