@@ -4,6 +4,7 @@ import { newId } from '../platform/ids';
 import type { Deliveries, RuntimeBase } from '../platform/runtime';
 import { type AttemptResult, afterAttempt, validSecrets, type Webhook } from '../resources';
 import { type Change, GLOBAL, type TxScope, type WorkspaceCollections } from '../store';
+import { leased } from '../store/held';
 import { deliverOrFault } from './faulted';
 import { flushUpdate } from './outbox';
 import { outcomeOf, retryDelayMs, TIMEOUT_MS } from './policy';
@@ -205,7 +206,7 @@ export class DeliveryWorker implements Deliveries {
       this.#pool.run(d.webhook_id, async () => {
         // Read again inside the slot: while this waited for the disk and for a free slot the
         // subscription may have been deleted (DELETE, a 410), switched off or given a new secret.
-        const { out, now } = await this.#write(wsId, () => ({
+        const { out, now } = await leased(this.#rt.store, [wsId], () => ({
           out: this.#outgoing(wsId, d.id),
           now: this.#rt.store.workspace(wsId).get('deliveries', d.id),
         }));
@@ -215,7 +216,7 @@ export class DeliveryWorker implements Deliveries {
           return now;
         }
         if (!out) {
-          return this.#write(wsId, () => this.#cancel(wsId, d.id));
+          return leased(this.#rt.store, [wsId], () => this.#cancel(wsId, d.id));
         }
         if (cluster) {
           // Several nodes: the attempt is claimed, so that it goes once whichever node reads it
@@ -235,16 +236,12 @@ export class DeliveryWorker implements Deliveries {
         }
         // Settled before the slot is let go, so the delivery waiting for it sees what this one
         // did: a 410 deleting the subscription, or a 50th failure switching it off.
-        return this.#write(wsId, () => this.#settle(wsId, d.id, { n: out.attempt, at, result }));
+        return leased(this.#rt.store, [wsId], () =>
+          this.#settle(wsId, d.id, { n: out.attempt, at, result }),
+        );
       });
     // Several nodes: nobody waits on the workspace's lease while the receiver answers.
     return cluster ? cluster.without(wsId, send) : send();
-  }
-
-  /** Runs `fn` as it is, or with several nodes under the workspace's lease (store/pg/cluster.ts). */
-  #write<T>(wsId: string, fn: () => T): Promise<T> {
-    const cluster = this.#rt.store.cluster;
-    return cluster ? cluster.within(wsId, fn) : Promise.resolve(fn());
   }
 
   /** Another node claimed the attempt: this one looks again once the claim has lapsed. */
@@ -436,7 +433,7 @@ function sweepWorkspace(rt: RuntimeBase, wsId: string): void {
   const cluster = rt.store.cluster;
   if (cluster && !cluster.mayWrite(wsId, false)) {
     // Several nodes: swept under the workspace's lease, on it as the last node left it.
-    void cluster.within(wsId, () => sweepWorkspace(rt, wsId)).catch(() => undefined);
+    void leased(rt.store, [wsId], () => sweepWorkspace(rt, wsId)).catch(() => undefined);
     return;
   }
   rt.store.transaction((tx) => {

@@ -1,11 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
-import type { SharedWindow } from '../../store/pg/rates';
 import type { AppEnv } from '../app-env';
 import { ApiError } from '../errors';
 import { setAnswerHeader } from '../http/headers';
 import type { Runtime } from '../runtime';
-import type { RateState } from './limiter';
+import { type RateState, windowState } from './limiter';
 
 export { RateLimiter, type RateState } from './limiter';
 
@@ -36,7 +35,7 @@ export const rateLimitHeaders =
       stamp(
         c,
         shared
-          ? sharedState(await shared.peek(credential.id, clock.nowMs()), limit, clock.nowMs(), true)
+          ? windowState(await shared.peek(credential.id, clock.nowMs()), limit, true, clock.nowMs())
           : rt.limiter.peek(credential.id, limit, clock),
       );
     } else {
@@ -93,20 +92,10 @@ export function rateLimit(
     const now = ctx.clock.nowMs();
     return shared
       .hit(ctx.credential.id, now)
-      .then((window) => enforce(c, sharedState(window, limit, now)));
+      .then((window) => enforce(c, windowState(window, limit, window.count <= limit, now)));
   }
   enforce(c, rt.limiter.hit(ctx.credential.id, limit, ctx.clock));
   return undefined;
-}
-
-/** What a window counted in PostgreSQL says (`peeked`: nothing counted in it now). */
-function sharedState(window: SharedWindow, limit: number, now: number, peeked = false): RateState {
-  return {
-    limit,
-    remaining: Math.max(limit - window.count, 0),
-    reset: Math.max(Math.ceil((window.start + 60_000 - now) / 1000), 1),
-    allowed: peeked || window.count <= limit,
-  };
 }
 
 /**
@@ -125,8 +114,9 @@ export const subLimit =
       const credentialId = ctx.credential.id;
       const shared = rt.store.cluster?.rates;
       const now = ctx.clock.nowMs();
-      const state = shared
-        ? sharedState(await shared.hit(`${credentialId}:${name}`, now), perMinute, now)
+      const counted = shared && (await shared.hit(`${credentialId}:${name}`, now));
+      const state = counted
+        ? windowState(counted, perMinute, counted.count <= perMinute, now)
         : rt.limiter.hit(`${credentialId}:${name}`, perMinute, ctx.clock);
       if (!state.allowed) {
         // docs/decisions.md: a request refused with 429 does not count, under either limit.

@@ -32,7 +32,7 @@ export class RateLimiter {
     if (allowed) {
       window.count += 1;
     }
-    return this.#state(window, limit, allowed, now);
+    return windowState(window, limit, allowed, now);
   }
 
   /** Takes back a hit that was refused further on, by a tighter limit. */
@@ -45,7 +45,7 @@ export class RateLimiter {
 
   peek(bucket: string, limit: number, clock: Clock = this.#clock): RateState {
     const now = clock.nowMs();
-    return this.#state(this.#window(bucket, now), limit, true, now);
+    return windowState(this.#window(bucket, now), limit, true, now);
   }
 
   #window(bucket: string, now: number): Window {
@@ -60,16 +60,6 @@ export class RateLimiter {
     return window;
   }
 
-  #state(window: Window, limit: number, allowed: boolean, now: number): RateState {
-    const resetMs = window.start + WINDOW_MS - now;
-    return {
-      limit,
-      remaining: Math.max(limit - window.count, 0),
-      reset: Math.max(Math.ceil(resetMs / 1000), 1),
-      allowed,
-    };
-  }
-
   #sweep(now: number): void {
     for (const [bucket, window] of this.#windows) {
       if (now - window.start >= WINDOW_MS) {
@@ -77,4 +67,22 @@ export class RateLimiter {
       }
     }
   }
+}
+
+/**
+ * A window's state at `now`: what the headers say of a window begun at `start` holding `count`
+ * requests (in memory here, or counted in PostgreSQL by several nodes: store/pg/rates.ts).
+ */
+export function windowState(
+  window: { start: number; count: number },
+  limit: number,
+  allowed: boolean,
+  now: number,
+): RateState {
+  return {
+    limit,
+    remaining: Math.max(limit - window.count, 0),
+    reset: Math.max(Math.ceil((window.start + WINDOW_MS - now) / 1000), 1),
+    allowed,
+  };
 }

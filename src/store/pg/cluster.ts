@@ -345,16 +345,6 @@ export class Cluster {
     });
   }
 
-  /** Runs `fn` (a write) under the lease of `scope`, memory of it as the last node left it. */
-  async within<T>(scope: Scope, fn: () => T): Promise<T> {
-    const release = await this.begin([scope], [scope]);
-    try {
-      return fn();
-    } finally {
-      release();
-    }
-  }
-
   /**
    * Runs `fn` (a delivery's send) with this caller's share of `scope`'s lease let go, so that
    * other nodes may write it meanwhile; taken again (and the scope read again where written)
