@@ -99,7 +99,13 @@ function takeOver(rt: Runtime): void {
       }
     }
   };
-  setInterval(() => void look().catch(() => undefined), TAKE_OVER_EVERY_MS).unref();
+  const timer = setInterval(() => {
+    if (store.closed) {
+      clearInterval(timer);
+    } else {
+      void look().catch(() => undefined);
+    }
+  }, TAKE_OVER_EVERY_MS).unref();
 }
 
 /** Loads each workspace in turn, and keeps what it found due next, letting them go as it goes. */

@@ -88,6 +88,9 @@ export function createRuntime(
   rt.requestLog.followClocks((wsId) => clocks.offset(wsId));
   rt.requestLog.pulled = shareRequests(store, rt.requestLog);
   rt.files.shared = store.cluster?.blobs;
+  if (store.cluster) {
+    rt.faults.share(store.cluster.faults, store.cluster.versions);
+  }
   rt.idempotency.start();
   rt.files.watch(store);
   forgetDeleted(rt);
@@ -98,6 +101,18 @@ export function createRuntime(
   rt.deliveries.start();
   followResidency(rt);
   return rt;
+}
+
+/**
+ * Stops what `rt` runs and lets its store go: scheduled work and sends in flight are cut short,
+ * not logged (their deliveries go again after a restart); the request log is written out.
+ */
+export async function closeRuntime(rt: Runtime): Promise<void> {
+  rt.scheduler.stop();
+  rt.deliveries.stop();
+  await rt.scheduler.idle();
+  await rt.requestLog.close();
+  await rt.store.close();
 }
 
 /**

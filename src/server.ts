@@ -18,7 +18,7 @@ import { answeredWithoutHost, answerUnparsable, answerUnusable } from './platfor
 import { requestLogFiles } from './platform/request-log';
 import type { Runtime } from './platform/runtime';
 import { storeMeta } from './platform/store-meta';
-import { createRuntime } from './runtime';
+import { closeRuntime, createRuntime } from './runtime';
 import { seedDataFile, seedInto } from './seed';
 import { GLOBAL, Store, storeFiles } from './store';
 import { leased } from './store/held';
@@ -231,12 +231,7 @@ function closer(server: Server, rt: Runtime, stopParsing: () => void): () => Pro
       await stopped;
       clearInterval(idle);
       clearTimeout(cut);
-      rt.scheduler.stop();
-      // Sends in flight are cut short, not logged: their deliveries go again after a restart.
-      rt.deliveries.stop();
-      await rt.scheduler.idle();
-      await rt.requestLog.close();
-      await rt.store.close();
+      await closeRuntime(rt);
     })();
     return closing;
   };

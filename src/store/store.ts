@@ -150,10 +150,7 @@ export class Store implements Backing {
     return this.#residency?.ensure(scope) ?? Promise.resolve();
   }
 
-  /**
-   * `listener` for each workspace loaded from PostgreSQL, before the request or task that needed
-   * it reads it (on the data file, never): what must be true of a workspace when it is first read.
-   */
+  /** `listener` for each workspace loaded from PostgreSQL, before the first read of it. */
   onInstall(listener: (scope: Scope) => void): void {
     const before = this.#scopes.onInstall;
     this.#scopes.onInstall = (scope) => {
@@ -313,7 +310,6 @@ export class Store implements Backing {
   get durable(): boolean {
     return this.#persistence !== undefined;
   }
-
   /** False while PostgreSQL is being read back after a lost commit: answers are refused. */
   get available(): boolean {
     return this.#persistence?.available !== false;
@@ -322,9 +318,13 @@ export class Store implements Backing {
   get journalBytes(): number {
     return this.#persistence?.journalBytes ?? 0;
   }
-
   compact(): Promise<void> {
     return this.#persistence?.compact() ?? Promise.resolve();
+  }
+
+  /** Closed: the loops of its own that serve it stop at their next turn. */
+  get closed(): boolean {
+    return this.#closed;
   }
 
   /** Flushes (and folds the journal into the data file a last time), then lets go. */

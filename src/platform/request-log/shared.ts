@@ -51,9 +51,11 @@ export function shareRequests(store: Store, log: RequestLog): (() => void) | und
   // Four times a second while a live page watches, else once a second: a read pulls first
   // anyway, and a call does not pay for a read of the table it was just written to.
   let tick = 0;
-  setInterval(() => {
+  const timer = setInterval(() => {
     tick = (tick + 1) % (IDLE_MS / LIVE_MS);
-    if (log.watched || tick === 0) {
+    if (store.closed) {
+      clearInterval(timer);
+    } else if (log.watched || tick === 0) {
       void pull();
     }
   }, LIVE_MS).unref();
