@@ -237,7 +237,7 @@ export function faultAdmin(rt: Runtime) {
   /** The faults the caller sees: all, or a control token's workspace's. */
   const visible = (c: Context<AppEnv>) => faults.listFor(c.get('adminScope'));
   return new OpenAPIHono<AppEnv>()
-    .openapi(create, (c) => {
+    .openapi(create, async (c) => {
       const asked = c.req.valid('json') as NewFault;
       // A control token's fault matches its workspace, named or not (decisions.md, access).
       const workspaceId = scopedTo(c, asked.match.workspace_id);
@@ -246,7 +246,7 @@ export function faultAdmin(rt: Runtime) {
           ? asked
           : { ...asked, match: { ...asked.match, workspace_id: workspaceId } };
       checkNames(rt, input.match);
-      return c.json(faults.add(input), 201);
+      return c.json(await faults.add(input), 201);
     })
     .openapi(list, (c) =>
       c.json(
@@ -255,21 +255,16 @@ export function faultAdmin(rt: Runtime) {
       ),
     )
     .openapi(read, (c) => c.json(one(recordId(c)), 200))
-    .openapi(remove, (c) => {
+    .openapi(remove, async (c) => {
       const f = one(recordId(c));
-      faults.delete(f.id);
+      await faults.delete(f.id);
       return c.json(f, 200);
     })
-    .openapi(clear, (c) => {
-      if (c.get('adminScope') === undefined) {
-        const deleted = faults.list().length;
-        faults.clear();
-        return c.json({ deleted }, 200);
-      }
-      const own = visible(c);
-      for (const f of own) {
-        faults.delete(f.id);
-      }
-      return c.json({ deleted: own.length }, 200);
+    .openapi(clear, async (c) => {
+      const deleted =
+        c.get('adminScope') === undefined
+          ? await faults.clear()
+          : await faults.delete(...visible(c).map((f) => f.id));
+      return c.json({ deleted }, 200);
     });
 }

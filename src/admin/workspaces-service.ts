@@ -203,10 +203,10 @@ export function watchExpiry(rt: Runtime): void {
 
 /** Deleted once its clock passes its end; with several nodes, under the global scope's lease. */
 function expire(rt: Runtime, wsId: string): Promise<void> {
-  return leased(rt.store, [GLOBAL], () => {
+  return leased(rt.store, [GLOBAL], async () => {
     const ws = rt.store.global.get('workspaces', wsId);
     if (ws?.expires_at && Date.parse(ws.expires_at) <= rt.clocks.of(wsId).nowMs()) {
-      deleteWorkspace(rt, wsId);
+      await deleteWorkspace(rt, wsId);
     }
   });
 }
@@ -267,7 +267,10 @@ export function revokeKey(rt: Runtime, id: string): ApiKey {
  * grants and kept answers. What svc keeps beside the store goes as the drop commits (runtime.ts,
  * forgetDeleted); the faults that match it go here, where its keys are known.
  */
-export function deleteWorkspace(rt: Runtime, id: string): z.infer<typeof DeletedWorkspaceSchema> {
+export async function deleteWorkspace(
+  rt: Runtime,
+  id: string,
+): Promise<z.infer<typeof DeletedWorkspaceSchema>> {
   const order = [...rt.store.global.values('workspaces')];
   const keyIds = rt.store.transaction(
     (tx) => {
@@ -301,6 +304,6 @@ export function deleteWorkspace(rt: Runtime, id: string): z.infer<typeof Deleted
     { quiet: true },
   );
   departed(rt.store).deleted(id, order);
-  rt.faults.forgetWorkspace(id, keyIds);
+  await rt.faults.forgetWorkspace(id, keyIds);
   return { id, object: 'workspace', deleted: true };
 }

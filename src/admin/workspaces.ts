@@ -192,7 +192,7 @@ export function workspaceAdmin(rt: Runtime) {
       const ws = setSubscription(rt, recordId(c), c.req.valid('json').subscription_active);
       return c.json(presentWorkspace(rt, ws), 200);
     })
-    .openapi(remove, (c) => c.json(deleteWorkspace(rt, recordId(c)), 200))
+    .openapi(remove, async (c) => c.json(await deleteWorkspace(rt, recordId(c)), 200))
     .openapi(newKey, (c) => c.json(createKey(rt, recordId(c), c.req.valid('json')), 201))
     .openapi(revoke, (c) => c.json(presentKey(revokeKey(rt, recordId(c))), 200));
 }

@@ -16,7 +16,7 @@ export async function deliverOrFault(
   stop: AbortSignal,
 ): Promise<Result> {
   const timeoutMs = rt.config.webhookTimeoutMs;
-  const fault = rt.faults.forDelivery(out.url, wsId);
+  const fault = await rt.faults.forDelivery(out.url, wsId);
   if (!fault) {
     return deliver(out, timeoutMs, stop);
   }

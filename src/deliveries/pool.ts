@@ -76,3 +76,20 @@ export class Pool {
     }
   }
 }
+
+/** Waits `ms`: true, or false once `signal` stops the worker meanwhile. */
+export function pause(ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) {
+      resolve(false);
+      return;
+    }
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve(!signal.aborted);
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done);
+  });
+}

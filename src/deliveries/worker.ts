@@ -1,16 +1,17 @@
 import { setMaxListeners } from 'node:events';
 import type { Workspace } from '../platform/auth';
-import { newId } from '../platform/ids';
 import type { Deliveries, RuntimeBase } from '../platform/runtime';
-import { type AttemptResult, afterAttempt, validSecrets, type Webhook } from '../resources';
+import { validSecrets, type Webhook } from '../resources';
 import { type Change, GLOBAL, type TxScope, type WorkspaceCollections } from '../store';
 import { leased } from '../store/held';
 import { deliverOrFault } from './faulted';
 import { flushUpdate } from './outbox';
-import { outcomeOf, retryDelayMs, TIMEOUT_MS } from './policy';
-import { Pool } from './pool';
-import { type Attempt, type Delivery, isOpen, type PendingUpdate } from './records';
-import type { Outgoing, Result } from './send';
+import { TIMEOUT_MS } from './policy';
+import { Pool, pause } from './pool';
+import { type Delivery, isOpen, type PendingUpdate } from './records';
+import type { Outgoing } from './send';
+import { settleAttempt } from './settle';
+import { DAY, sweep, sweepWorkspace } from './sweep';
 
 // DESIGN, Outbox and worker: deliveries are persisted rows; the worker schedules every open one
 // on the clock (at start, and as commits add them), sends it, and writes what came of it. Retry
@@ -21,9 +22,6 @@ type Ws = TxScope<WorkspaceCollections>;
 const deliveryKey = (wsId: string, id: string) => `delivery:${wsId}:${id}`;
 const flushKey = (wsId: string, id: string) => `coalesce:${wsId}:${id}`;
 const SWEEP_KEY = 'deliveries:sweep';
-const DAY = 24 * 60 * 60 * 1000;
-/** decisions.md: the delivery log keeps settled deliveries 30 days. */
-const KEEP_MS = 30 * DAY;
 
 /**
  * How long a node's claim on an attempt keeps others from sending it (several nodes): past the
@@ -34,6 +32,9 @@ const CLAIM_MS = TIMEOUT_MS + 5_000;
 /** Sends at once across all subscriptions; a few per subscription (see Pool). */
 const CONCURRENCY = 256;
 const PER_SUBSCRIPTION = 8;
+/** Several nodes: how soon a send finding its subscription's slots full on other nodes looks again, at first and at most. */
+const SLOT_WAIT_MS = 25;
+const SLOT_WAIT_MAX_MS = 500;
 
 export class DeliveryWorker implements Deliveries {
   readonly #rt: RuntimeBase;
@@ -200,48 +201,103 @@ export class DeliveryWorker implements Deliveries {
   async #send(wsId: string, d: Delivery): Promise<Delivery | undefined> {
     const { store } = this.#rt;
     const cluster = store.cluster;
-    const clock = this.#rt.clocks.of(wsId);
     await store.sync();
     const send = () =>
       this.#pool.run(d.webhook_id, async () => {
-        // Read again inside the slot: while this waited for the disk and for a free slot the
-        // subscription may have been deleted (DELETE, a 410), switched off or given a new secret.
-        const { out, now } = await leased(this.#rt.store, [wsId], () => ({
-          out: this.#outgoing(wsId, d.id),
-          now: this.#rt.store.workspace(wsId).get('deliveries', d.id),
-        }));
-        if (now?.next_attempt_at && Date.parse(now.next_attempt_at) > clock.nowMs()) {
-          // Read again, it is not due: another node's attempt went meanwhile (several nodes).
-          this.#follow(wsId, now, false);
-          return now;
+        const ready = await this.#ready(wsId, d);
+        if ('stays' in ready) {
+          return ready.stays;
         }
-        if (!out) {
-          return leased(this.#rt.store, [wsId], () => this.#cancel(wsId, d.id));
-        }
-        if (cluster) {
-          // Several nodes: the attempt is claimed, so that it goes once whichever node reads it
-          // open; a node lost mid-way is taken over once its claim lapses. The claim is kept
-          // past the attempt: a node that read it open before it was settled still finds it.
-          const key = `delivery:${wsId}:${d.id}:${out.attempt}`;
-          const claim = await cluster.claims.claim(key, CLAIM_MS);
-          if (!claim.won) {
-            this.#later(wsId, d.id, claim.leftMs);
-            return d;
+        const { out, claim } = ready;
+        try {
+          const at = this.#rt.clocks.of(wsId).iso(); // when it went out, after any wait for a slot
+          const result = await deliverOrFault(this.#rt, wsId, out, this.#stop.signal);
+          if (this.#stop.signal.aborted) {
+            return undefined;
+          }
+          // Settled before the slot is let go, so the delivery waiting for it sees what this one
+          // did: a 410 deleting the subscription, or a 50th failure switching it off.
+          return await leased(this.#rt.store, [wsId], () =>
+            settleAttempt(this.#rt, wsId, d.id, { n: out.attempt, at, result }),
+          );
+        } finally {
+          if (claim !== undefined && !this.#stop.signal.aborted) {
+            await cluster?.claims.done(claim).catch(() => undefined);
           }
         }
-        const at = this.#rt.clocks.of(wsId).iso(); // when it went out, after any wait for a slot
-        const result = await deliverOrFault(this.#rt, wsId, out, this.#stop.signal);
-        if (this.#stop.signal.aborted) {
-          return undefined;
-        }
-        // Settled before the slot is let go, so the delivery waiting for it sees what this one
-        // did: a 410 deleting the subscription, or a 50th failure switching it off.
-        return leased(this.#rt.store, [wsId], () =>
-          this.#settle(wsId, d.id, { n: out.attempt, at, result }),
-        );
       });
     // Several nodes: nobody waits on the workspace's lease while the receiver answers.
     return cluster ? cluster.without(wsId, send) : send();
+  }
+
+  /**
+   * In its send slot, the delivery read again: while it waited for the disk and for the slot, its
+   * subscription may have been deleted (DELETE, a 410), switched off or given a new secret. With
+   * several nodes its attempt is claimed first, so that it goes once whichever node reads it open,
+   * in one of its subscription's slots over every node (waited for, as a slot is here); read after
+   * that, it sees what the attempt that held the slot before it did. What to send and the claim;
+   * or, when it does not go now, what the delivery is.
+   */
+  async #ready(
+    wsId: string,
+    d: Delivery,
+  ): Promise<{ out: Outgoing; claim?: string } | { stays: Delivery | undefined }> {
+    const store = this.#rt.store;
+    const cluster = store.cluster;
+    let claim: string | undefined;
+    if (cluster !== undefined) {
+      const seen = store.workspace(wsId).get('deliveries', d.id) ?? d;
+      claim = `delivery:${wsId}:${d.id}:${seen.attempts.length + 1}`;
+      const group = { name: `${wsId}:${d.webhook_id}`, max: PER_SUBSCRIPTION };
+      for (let waitMs = SLOT_WAIT_MS; ; waitMs = Math.min(2 * waitMs, SLOT_WAIT_MAX_MS)) {
+        const claimed = await cluster.claims.claim(claim, CLAIM_MS, group);
+        if (claimed.won) {
+          break;
+        }
+        if (!claimed.full) {
+          // The claim is kept past the attempt: a node that read it open before it was settled
+          // still finds it. A node lost mid-way is taken over once its claim lapses.
+          this.#later(wsId, d.id, claimed.leftMs);
+          return { stays: d };
+        }
+        if (!(await pause(waitMs, this.#stop.signal))) {
+          return { stays: undefined };
+        }
+      }
+    }
+    const ready = await this.#readAgain(wsId, d, claim);
+    if ('stays' in ready && claim !== undefined) {
+      await cluster?.claims.done(claim);
+    }
+    return ready;
+  }
+
+  /** The delivery read as the last node left it: what it sends now, or what it is. */
+  async #readAgain(
+    wsId: string,
+    d: Delivery,
+    claim: string | undefined,
+  ): Promise<{ out: Outgoing; claim?: string } | { stays: Delivery | undefined }> {
+    const store = this.#rt.store;
+    const { out, now } = await leased(store, [wsId], () => ({
+      out: this.#outgoing(wsId, d.id),
+      now: store.workspace(wsId).get('deliveries', d.id),
+    }));
+    const due = now?.next_attempt_at ? Date.parse(now.next_attempt_at) : undefined;
+    if (now && due !== undefined && due > this.#rt.clocks.of(wsId).nowMs()) {
+      // Not due: another node's attempt went meanwhile (several nodes).
+      this.#follow(wsId, now, false);
+      return { stays: now };
+    }
+    if (!out) {
+      return { stays: await leased(store, [wsId], () => this.#cancel(wsId, d.id)) };
+    }
+    if (claim !== undefined && !claim.endsWith(`:${out.attempt}`)) {
+      // Another node's attempt went between the claim and this read: this one waits its turn.
+      this.#later(wsId, d.id, 0);
+      return { stays: now };
+    }
+    return claim === undefined ? { out } : { out, claim };
   }
 
   /** Another node claimed the attempt: this one looks again once the claim has lapsed. */
@@ -285,56 +341,6 @@ export class DeliveryWorker implements Deliveries {
     });
   }
 
-  #settle(
-    wsId: string,
-    id: string,
-    sent: { n: number; at: string; result: Result },
-  ): Delivery | undefined {
-    const clock = this.#rt.clocks.of(wsId);
-    return this.#rt.store.transaction((tx) => {
-      const ws = tx.workspace(wsId);
-      const d = ws.get('deliveries', id);
-      if (!d) {
-        return undefined;
-      }
-      const now = clock.iso();
-      const { result } = sent;
-      const attempt: Attempt = {
-        n: sent.n,
-        at: sent.at,
-        status_code: result.status,
-        duration_ms: result.durationMs,
-        error: result.error,
-        response_snippet: result.snippet,
-        ...(result.fault === undefined ? {} : { fault: result.fault }),
-        ...(result.signature === undefined ? {} : { signature: result.signature }),
-      };
-      const outcome = outcomeOf(result);
-      const failed = outcome === 'retry' || outcome === 'stop';
-      const retry = outcome === 'retry' && sent.n < d.max_attempts;
-      const next: Delivery = {
-        ...d,
-        attempts: [...d.attempts, attempt],
-        // Cancelled meanwhile (the subscription went): the attempt is logged, nothing more.
-        state: !isOpen(d) ? d.state : !failed ? 'succeeded' : retry ? 'retrying' : 'failed',
-        // The wait runs from when the failed attempt went out.
-        next_attempt_at:
-          isOpen(d) && retry
-            ? new Date(Date.parse(sent.at) + retryDelayMs(sent.n)).toISOString()
-            : null,
-        updated_at: now,
-      };
-      ws.put('deliveries', next);
-      const hook = ws.get('webhooks', d.webhook_id);
-      if (hook) {
-        const result: AttemptResult = outcome === 'gone' ? 'gone' : failed ? 'failed' : 'succeeded';
-        applyAttempt(ws, hook, result, now);
-      }
-      // The change to the subscription may have cancelled this delivery's siblings, not it.
-      return ws.get('deliveries', id);
-    });
-  }
-
   /** Settled deliveries and their events older than the log keeps go, once a day. */
   #sweepLater(): void {
     this.#rt.scheduler.schedule(SWEEP_KEY, this.#rt.clock.nowMs() + DAY, () => {
@@ -354,29 +360,6 @@ export class DeliveryWorker implements Deliveries {
 
 function cancelDelivery(ws: Ws, d: Delivery, now: string): Delivery {
   return ws.put('deliveries', { ...d, state: 'cancelled', next_attempt_at: null, updated_at: now });
-}
-
-/** What an attempt makes of its subscription (see afterAttempt): kept, counted, off or deleted. */
-function applyAttempt(ws: Ws, hook: Webhook, result: AttemptResult, now: string): void {
-  const after = afterAttempt(hook, result, now);
-  if (after.hook === null) {
-    ws.delete('webhooks', hook.id);
-  } else if (after.hook !== hook) {
-    ws.put('webhooks', after.hook);
-  }
-  if (after.switchedOff) {
-    // spec: the workspace's owners and admins are told.
-    const people = ws.all('users').filter((u) => u.role === 'owner' || u.role === 'admin');
-    ws.put('notifications', {
-      id: newId(),
-      object: 'notification',
-      kind: 'webhook_disabled',
-      webhook_id: hook.id,
-      user_ids: people.map((u) => u.id),
-      message: `The webhook to ${hook.target_url} (${hook.event}) was switched off after ${after.hook?.consecutive_failures} consecutive failed deliveries.`,
-      created_at: now,
-    });
-  }
 }
 
 /**
@@ -403,48 +386,6 @@ function cancelWithSubscriptions(rt: RuntimeBase): void {
             cancelDelivery(ws, d, now);
           }
         }
-      }
-    }
-  });
-}
-
-function sweep(rt: RuntimeBase): void {
-  for (const ws of rt.store.global.values('workspaces')) {
-    // One away from memory (PostgreSQL) is swept as it is loaded.
-    if (!rt.store.isAway(ws.id)) {
-      sweepWorkspace(rt, ws.id);
-    }
-  }
-}
-
-/** The settled deliveries of one workspace past KEEP_MS on its clock, and their events, go. */
-function sweepWorkspace(rt: RuntimeBase, wsId: string): void {
-  if (rt.store.isAway(wsId)) {
-    return; // swept as it is loaded (another node moved its clock, say)
-  }
-  const cutoff = rt.clocks.of(wsId).nowMs() - KEEP_MS;
-  const scoped = rt.store.workspace(wsId);
-  const old = [...scoped.values('deliveries')].filter(
-    (d) => !isOpen(d) && Date.parse(d.updated_at) < cutoff,
-  );
-  if (old.length === 0) {
-    return;
-  }
-  const cluster = rt.store.cluster;
-  if (cluster && !cluster.mayWrite(wsId, false)) {
-    // Several nodes: swept under the workspace's lease, on it as the last node left it.
-    void leased(rt.store, [wsId], () => sweepWorkspace(rt, wsId)).catch(() => undefined);
-    return;
-  }
-  rt.store.transaction((tx) => {
-    const w = tx.workspace(wsId);
-    for (const d of old) {
-      w.delete('deliveries', d.id);
-    }
-    const referenced = new Set([...w.all('deliveries')].map((d) => d.event_id));
-    for (const e of w.all('webhook_events')) {
-      if (!referenced.has(e.id) && Date.parse(e.created_at) < cutoff) {
-        w.delete('webhook_events', e.id);
       }
     }
   });

@@ -41,7 +41,7 @@ export async function applyFault(
   if (!credential) {
     return undefined;
   }
-  const fault = faults.forCall({
+  const fault = await faults.forCall({
     method: c.req.method,
     path: c.req.path,
     workspaceId: credential.workspaceId,

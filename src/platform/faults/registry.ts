@@ -1,9 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import type { SharedFaults } from '../../store/pg/faults';
+import { FAULTS } from '../../store/pg/faults';
+import type { Versions } from '../../store/pg/versions';
 import type { Clock } from '../clock';
 import type { ErrorCode } from '../errors';
 
 // decisions.md, Faults: faults injected through /__admin/faults, kept in memory (a restart clears
-// them), matched against /v1 calls or svc's own outgoing deliveries.
+// them), matched against /v1 calls or svc's own outgoing deliveries. With several nodes on one
+// PostgreSQL schema, they are the nodes' shared list (store/pg/faults.ts), as long as any serves.
 
 export interface FaultMatch {
   method?: string | undefined;
@@ -101,17 +105,65 @@ function matchesDelivery(m: FaultMatch, url: string, workspaceId: string): boole
   return m.target !== undefined && url.startsWith(m.target) && sameId(m.workspace_id, workspaceId);
 }
 
+/**
+ * One more call offered to fault `f` whose draws stand at `draw`: whether it fires (the oldest
+ * active fault that matches and wins its draw fires), and the fault and draws after it.
+ */
+function step(f: Fault, draw: number): { fault: Fault; draw: number; fired: boolean } {
+  let next = draw;
+  if (f.probability < 1) {
+    const drawn = nextDraw(draw);
+    next = drawn.state;
+    if (drawn.value >= f.probability) {
+      return { fault: f, draw: next, fired: false };
+    }
+  }
+  const remaining = f.remaining === null ? null : f.remaining - 1;
+  const fault: Fault = {
+    ...f,
+    fired: f.fired + 1,
+    remaining,
+    state: remaining === 0 ? 'spent' : f.state,
+  };
+  return { fault, draw: next, fired: true };
+}
+
 export class Faults {
   readonly #clock: Clock;
   readonly #faults = new Map<string, Fault>();
-  /** Each fault's generator state, advanced one draw per matching call. */
+  /** Each fault's generator state, advanced one draw per matching call (on one node). */
   readonly #draws = new Map<string, number>();
+  /** Several nodes: the list they share, which this one's is a copy of (decisions.md). */
+  #shared: { faults: SharedFaults; fresh: () => Promise<void> } | undefined;
 
   constructor(clock: Clock) {
     this.#clock = clock;
   }
 
-  add(input: NewFault): Fault {
+  /**
+   * Several nodes serve the schema: the faults are `shared`'s, and this node's copy is read again
+   * whenever a check of `versions` finds them changed (every request's check asks).
+   */
+  share(shared: SharedFaults, versions: Versions): void {
+    this.#shared = {
+      faults: shared,
+      fresh: async () => {
+        await versions.of([]);
+        await versions.catchUp();
+      },
+    };
+    versions.follow(FAULTS, async () => {
+      const { version, faults } = await shared.read();
+      this.#faults.clear();
+      for (const { fault } of faults) {
+        const f = fault as Fault;
+        this.#faults.set(f.id, f);
+      }
+      return version;
+    });
+  }
+
+  async add(input: NewFault): Promise<Fault> {
     const id = `flt_${randomBytes(8).toString('hex')}`;
     const seed = input.seed ?? seedOf(id);
     const fault: Fault = {
@@ -127,14 +179,16 @@ export class Faults {
       state: 'active',
       created_at: this.#clock.iso(),
     };
+    await this.#shared?.faults.add(id, fault, seed);
     this.#faults.set(id, fault);
     this.#draws.set(id, seed);
     return { ...fault };
   }
 
   /**
-   * Puts back a fault as another server had it (a support bundle): same id, seed and count of
-   * firings, so a request log that names it still does. Its draws start again from the seed.
+   * Puts back a fault as another server had it (a support bundle, served by one node): same id,
+   * seed and count of firings, so a request log that names it still does. Its draws start again
+   * from the seed.
    */
   restore(fault: Fault): Fault {
     const kept: Fault = { ...fault, state: fault.remaining === 0 ? 'spent' : 'active' };
@@ -170,64 +224,90 @@ export class Faults {
     return f && { ...f };
   }
 
-  delete(id: string): boolean {
-    this.#draws.delete(id);
-    return this.#faults.delete(id);
+  /** Deletes the faults of `ids`: how many there were. */
+  async delete(...ids: string[]): Promise<number> {
+    const shared = await this.#shared?.faults.remove(ids);
+    let deleted = 0;
+    for (const id of ids) {
+      this.#draws.delete(id);
+      deleted += this.#faults.delete(id) ? 1 : 0;
+    }
+    return shared ?? deleted;
   }
 
-  clear(): void {
+  /** Deletes every fault: how many there were. */
+  async clear(): Promise<number> {
+    const shared = await this.#shared?.faults.remove();
+    const deleted = this.#faults.size;
     this.#faults.clear();
     this.#draws.clear();
+    return shared ?? deleted;
   }
 
   /**
    * A workspace deleted: the faults that match it, or one of its keys (`keyIds`), go with it; a
    * fault matching every workspace stays.
    */
-  forgetWorkspace(wsId: string, keyIds: ReadonlySet<string>): void {
-    for (const f of [...this.#faults.values()]) {
-      const { workspace_id, key_id } = f.match;
-      if (
+  async forgetWorkspace(wsId: string, keyIds: ReadonlySet<string>): Promise<void> {
+    const gone = [...this.#faults.values()].filter(({ match: { workspace_id, key_id } }) => {
+      return (
         (workspace_id !== undefined && sameId(workspace_id, wsId)) ||
         (key_id !== undefined && keyIds.has(key_id.toLowerCase()))
-      ) {
-        this.delete(f.id);
-      }
+      );
+    });
+    if (gone.length > 0) {
+      await this.delete(...gone.map((f) => f.id));
     }
   }
 
   /** The fault a /v1 call gets, counted as fired; undefined when none fires. */
-  forCall(call: CallFacts): Fault | undefined {
+  forCall(call: CallFacts): Promise<Fault | undefined> {
     return this.#fire((m) => matchesCall(m, call));
   }
 
   /** The fault an outgoing delivery to `url` gets, counted as fired. */
-  forDelivery(url: string, workspaceId: string): Fault | undefined {
+  async forDelivery(url: string, workspaceId: string): Promise<Fault | undefined> {
+    // A send asks no version of its own: the faults are read as they stand first.
+    await this.#shared?.fresh();
     return this.#fire((m) => matchesDelivery(m, url, workspaceId));
   }
 
-  // decisions.md, Faults: the oldest active fault that matches and wins its draw fires.
-  #fire(matches: (m: FaultMatch) => boolean): Fault | undefined {
-    for (const f of this.#faults.values()) {
+  // decisions.md, Faults: the oldest active fault that matches and wins its draw fires; with
+  // several nodes, counted in the shared list, the draws over every node's calls.
+  async #fire(matches: (m: FaultMatch) => boolean): Promise<Fault | undefined> {
+    for (const f of [...this.#faults.values()]) {
       if (f.state !== 'active' || !matches(f.match)) {
         continue;
       }
-      if (f.probability < 1) {
-        const draw = nextDraw(this.#draws.get(f.id) ?? f.seed);
-        this.#draws.set(f.id, draw.state);
-        if (draw.value >= f.probability) {
-          continue;
-        }
+      const fired = this.#shared ? await this.#fireShared(f.id) : this.#fireHere(f);
+      if (fired !== undefined) {
+        this.#faults.set(fired.id, fired);
+        return { ...fired };
       }
-      f.fired += 1;
-      if (f.remaining !== null) {
-        f.remaining -= 1;
-        if (f.remaining === 0) {
-          f.state = 'spent';
-        }
-      }
-      return { ...f };
     }
     return undefined;
+  }
+
+  #fireHere(f: Fault): Fault | undefined {
+    const after = step(f, this.#draws.get(f.id) ?? f.seed);
+    this.#draws.set(f.id, after.draw);
+    this.#faults.set(f.id, after.fault);
+    return after.fired ? after.fault : undefined;
+  }
+
+  #fireShared(id: string): Promise<Fault | undefined> {
+    return (
+      this.#shared?.faults.fire<Fault | undefined>(id, (now) => {
+        const f = now?.fault as Fault | undefined;
+        if (now === undefined || f === undefined || f.state !== 'active') {
+          return undefined;
+        }
+        const after = step(f, now.draw);
+        return {
+          after: { fault: after.fault, draw: after.draw },
+          fired: after.fired ? after.fault : undefined,
+        };
+      }) ?? Promise.resolve(undefined)
+    );
   }
 }

@@ -2,10 +2,26 @@ import type pg from 'pg';
 
 // Claims on pieces of work where several nodes serve the schema (architecture.md, Several nodes):
 // a node claims a delivery's attempt before it sends it, so it goes once whichever node reads it
-// open; a claim lapses, so a node lost mid-way is taken over once it does.
+// open; a claim lapses, so a node lost mid-way is taken over once it does. A claim may count
+// against a group's limit while its work runs (a subscription's sends at once, over every node).
 
 /** How often a node clears claims lapsed long ago. */
 const SWEEP_CLAIMS_MS = 60_000;
+
+/** The group a claim counts against while its work runs, and how many the group may run at once. */
+export interface ClaimGroup {
+  name: string;
+  max: number;
+}
+
+export interface Claimed {
+  /** This node holds the claim. */
+  won: boolean;
+  /** Not won: how long another node's claim still runs. */
+  leftMs: number;
+  /** Not won: the group runs its most already (claims of other work, on any node). */
+  full: boolean;
+}
 
 export class SharedClaims {
   readonly #pool: pg.Pool;
@@ -20,11 +36,11 @@ export class SharedClaims {
   }
 
   /**
-   * Claims a piece of work (a delivery's attempt) for this node for `ms`: whether it won, and
-   * else how long another's claim still runs. A claim lapses, so a node lost mid-way is taken
-   * over once it does.
+   * Claims a piece of work (a delivery's attempt) for this node for `ms`, counted in `group`
+   * until `done`. Claimers of one group take turns (a transaction-scoped advisory lock), so the
+   * group never runs more than its most.
    */
-  async claim(key: string, ms: number): Promise<{ won: boolean; leftMs: number }> {
+  async claim(key: string, ms: number, group: ClaimGroup): Promise<Claimed> {
     if (Date.now() - this.#swept > SWEEP_CLAIMS_MS) {
       this.#swept = Date.now();
       // Lapsed claims of work long done: a claim is kept past its work (see the worker).
@@ -32,19 +48,54 @@ export class SharedClaims {
         `DELETE FROM ${this.#s}.claims WHERE until < clock_timestamp() - interval '1 hour'`,
       );
     }
-    const { rows } = await this.#pool.query<{ won: string | null; left_ms: string | null }>(
-      `WITH up AS (
-         INSERT INTO ${this.#s}.claims AS c (key, node, until)
-         VALUES ($1, $2, clock_timestamp() + $3 * interval '1 millisecond')
-         ON CONFLICT (key) DO UPDATE SET node = excluded.node, until = excluded.until
-         WHERE c.until < clock_timestamp() OR c.node = excluded.node
-         RETURNING node)
-       SELECT (SELECT node FROM up) AS won,
-              (SELECT extract(epoch FROM until - clock_timestamp()) * 1000
-               FROM ${this.#s}.claims WHERE key = $1) AS left_ms`,
-      [key, this.#node, ms],
+    const client = await this.#pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
+        `svc claims ${this.#s} ${group.name}`,
+      ]);
+      const running = await client.query<{ n: string }>(
+        `SELECT count(*) AS n FROM ${this.#s}.claims
+         WHERE grp = $1 AND NOT done AND until > clock_timestamp() AND key <> $2`,
+        [group.name, key],
+      );
+      if (Number(running.rows[0]?.n ?? 0) >= group.max) {
+        await client.query('COMMIT');
+        return { won: false, leftMs: 0, full: true };
+      }
+      const { rows } = await client.query<{ won: string | null; left_ms: string | null }>(
+        `WITH up AS (
+           INSERT INTO ${this.#s}.claims AS c (key, node, until, grp, done)
+           VALUES ($1, $2, clock_timestamp() + $3 * interval '1 millisecond', $4, false)
+           ON CONFLICT (key) DO UPDATE
+             SET node = excluded.node, until = excluded.until, grp = excluded.grp, done = false
+           WHERE c.until < clock_timestamp() OR c.node = excluded.node
+           RETURNING node)
+         SELECT (SELECT node FROM up) AS won,
+                (SELECT extract(epoch FROM until - clock_timestamp()) * 1000
+                 FROM ${this.#s}.claims WHERE key = $1) AS left_ms`,
+        [key, this.#node, ms, group.name],
+      );
+      await client.query('COMMIT');
+      const row = rows[0];
+      return {
+        won: row?.won != null,
+        leftMs: Math.max(0, Number(row?.left_ms ?? 0)),
+        full: false,
+      };
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** The claimed work is over: it no longer counts in its group; the claim itself runs on. */
+  async done(key: string): Promise<void> {
+    await this.#pool.query(
+      `UPDATE ${this.#s}.claims SET done = true WHERE key = $1 AND node = $2`,
+      [key, this.#node],
     );
-    const row = rows[0];
-    return { won: row?.won != null, leftMs: Math.max(0, Number(row?.left_ms ?? 0)) };
   }
 }

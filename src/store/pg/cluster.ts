@@ -2,9 +2,12 @@ import pg from 'pg';
 import { GLOBAL, type Scope } from '../types';
 import { SharedBlobs } from './blobs';
 import { SharedClaims } from './claims';
+import { SharedFaults } from './faults';
+import { SharedFlashes } from './flashes';
 import { KeptAnswers } from './kept-answers';
 import { SharedRates } from './rates';
 import { SharedLog } from './shared-log';
+import { Versions } from './versions';
 
 // Several svc nodes on one PostgreSQL schema (architecture.md, Several nodes). Each node answers
 // from its own memory, so before a request reads a scope its node asks PostgreSQL for the
@@ -71,9 +74,12 @@ export class Cluster {
   /** Uploaded files' bytes, which every node serves. */
   readonly blobs: SharedBlobs;
   #links: ClusterLinks = { refresh: async () => {}, settle: async () => {} };
-  /** The next version check, which callers join until it is sent. */
-  #next: { scopes: Set<Scope>; result: Promise<Map<Scope, number>> } | undefined;
-  #checking: Promise<unknown> = Promise.resolve();
+  /** The versions of scopes, and of what the nodes share outside them, that a node checks. */
+  readonly versions: Versions;
+  /** The faults injected through the control API, which every node fires. */
+  readonly faults: SharedFaults;
+  /** What the web app's page after a form shows once, which any node may serve. */
+  readonly flashes: SharedFlashes;
   /** Workspaces made under the global scope's lease held now (mayWrite). */
   readonly #made = new Set<Scope>();
 
@@ -96,6 +102,9 @@ export class Cluster {
     this.claims = new SharedClaims(pool, s, node);
     this.requests = new SharedLog(counts, s, node);
     this.blobs = new SharedBlobs(pool, s);
+    this.versions = new Versions(pool, s);
+    this.faults = new SharedFaults(pool, s, this.versions);
+    this.flashes = new SharedFlashes(pool, s);
     this.node = node;
     this.#pool = pool;
     this.#locks = locks;
@@ -163,7 +172,8 @@ export class Cluster {
   /**
    * Before a request or task: the leases of `writes` (the global scope first, then by name, so
    * two nodes never wait on each other), then every scope of `reads` another node wrote since
-   * memory read it, read again. Resolves with what lets the leases go.
+   * memory read it, read again, and what the nodes share by name too. Resolves with what lets the
+   * leases go.
    */
   async begin(
     reads: readonly Scope[],
@@ -183,7 +193,7 @@ export class Cluster {
       }
       const unleased = reads.filter((scope) => !this.leased(scope));
       if (unleased.length > 0) {
-        const versions = await this.versions(unleased);
+        const versions = await this.versions.of(unleased);
         const stale = unleased.filter(
           (scope) => !this.leased(scope) && (versions.get(scope) ?? 0) !== this.#knownOf(scope),
         );
@@ -191,6 +201,8 @@ export class Cluster {
           await this.#links.refresh(stale);
         }
       }
+      // What the nodes share outside the scopes (the faults), as the checks above found it.
+      await this.versions.catchUp();
     } catch (err) {
       release();
       throw err;
@@ -200,36 +212,6 @@ export class Cluster {
 
   #knownOf(scope: Scope): number {
     return this.known.get(scope) ?? 0;
-  }
-
-  /**
-   * The versions PostgreSQL holds of `scopes`, by a query sent after this call: callers that come
-   * while one is out join the next, so a busy node sends one at a time.
-   */
-  versions(scopes: readonly Scope[]): Promise<Map<Scope, number>> {
-    let next = this.#next;
-    if (next === undefined) {
-      const wanted = new Set<Scope>();
-      const result = this.#checking.then(() => {
-        this.#next = undefined;
-        return this.#query(this.#pool, [...wanted]);
-      });
-      next = { scopes: wanted, result };
-      this.#next = next;
-      this.#checking = result.catch(() => {});
-    }
-    for (const scope of scopes) {
-      next.scopes.add(scope);
-    }
-    return next.result;
-  }
-
-  async #query(client: pg.Pool | pg.PoolClient, scopes: Scope[]): Promise<Map<Scope, number>> {
-    const { rows } = await client.query<{ scope: string; version: string }>(
-      `SELECT scope, version FROM ${this.#s}.scopes WHERE scope = ANY($1)`,
-      [scopes],
-    );
-    return new Map(rows.map((r) => [r.scope, Number(r.version)]));
   }
 
   /**
@@ -298,7 +280,7 @@ export class Cluster {
     const key = this.#key(scope);
     try {
       await client.query('SELECT pg_advisory_lock(hashtext($1))', [key]);
-      const versions = await this.#query(client, [scope]);
+      const versions = await this.versions.query(client, [scope]);
       if ((versions.get(scope) ?? 0) !== this.#knownOf(scope)) {
         await this.#links.refresh([scope]);
       }

@@ -5,7 +5,7 @@ import pg from 'pg';
 // of the migrations applied. svc never touches a table outside its schema.
 
 /** The schema version this svc writes. A database at a newer one is refused, naming both. */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 /** What each version adds, in order: migration n takes a database from n - 1 to n. */
 const MIGRATIONS: readonly ((schema: string) => string)[] = [
@@ -101,6 +101,29 @@ const MIGRATIONS: readonly ((schema: string) => string)[] = [
       key text PRIMARY KEY,
       node text NOT NULL,
       until timestamptz NOT NULL
+    );`,
+  // A claim counted against its group's limit while its work runs (a subscription's 8 sends at
+  // once, over every node): `grp`, and `done` once the work is over (the claim is kept past it).
+  // The faults injected through the control API, which every node fires, each with the state of
+  // its draws; the versions of what the nodes share outside the scopes, checked with theirs; and
+  // what the web app's page after a form shows once (a secret), which may be served by any node.
+  (s) => `
+    ALTER TABLE ${s}.claims ADD COLUMN grp text, ADD COLUMN done boolean NOT NULL DEFAULT false;
+    CREATE INDEX claims_in_flight ON ${s}.claims (grp) WHERE NOT done;
+    CREATE TABLE ${s}.faults (
+      id text PRIMARY KEY,
+      ord bigserial NOT NULL,
+      fault jsonb NOT NULL,
+      draw bigint NOT NULL
+    );
+    CREATE TABLE ${s}.shared_versions (
+      name text PRIMARY KEY,
+      version bigint NOT NULL
+    );
+    CREATE TABLE ${s}.flashes (
+      id text PRIMARY KEY,
+      flash jsonb NOT NULL,
+      expires timestamptz NOT NULL
     );`,
 ];
 
@@ -253,7 +276,7 @@ export async function emptySchema(url: string, schema: string): Promise<void> {
       throw new Error(`a svc is serving schema ${schema} of that database: stop it first`);
     }
     await client.query(
-      `TRUNCATE ${s}.records, ${s}.scopes, ${s}.changes, ${s}.meta, ${s}.rate_windows, ${s}.claims, ${s}.gone, ${s}.kept_answers, ${s}.requests, ${s}.blobs`,
+      `TRUNCATE ${s}.records, ${s}.scopes, ${s}.changes, ${s}.meta, ${s}.rate_windows, ${s}.claims, ${s}.gone, ${s}.kept_answers, ${s}.requests, ${s}.blobs, ${s}.faults, ${s}.shared_versions, ${s}.flashes`,
     );
   } finally {
     await client.end();

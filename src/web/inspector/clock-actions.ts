@@ -23,6 +23,7 @@ export const clockBinding = (wsId: string | undefined, move: string): string[] =
   wsId === undefined ? ['clock', move] : ['clock', wsId, move];
 
 const moved = (m: Move, wsId: string | undefined): Done => ({
+  move: m,
   text: `${wsId === undefined ? 'The clock' : "The workspace's clock"} moved from ${when(m.from)} to ${when(m.to)} UTC; ${m.total} change${m.total === 1 ? '' : 's'} fell due.`,
 });
 

@@ -14,14 +14,10 @@ export const clockPage =
   (c) => {
     const { rt, tokens } = ins;
     const now = rt.clock.iso();
-    const last = moves.last();
+    const flash = ins.flash.take(c.req.query('flash'));
+    const last = moves.last(undefined, flash?.move);
     return c.html(
-      <InspectorPage
-        scope={c.get('adminScope')}
-        title="Clock"
-        section="clock"
-        flash={ins.flash.take(c.req.query('flash'))}
-      >
+      <InspectorPage scope={c.get('adminScope')} title="Clock" section="clock" flash={flash}>
         <h1>Clock</h1>
         <ClockFacts now={now} waiting={rt.scheduler.size} />
         <p class="muted">

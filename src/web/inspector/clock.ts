@@ -157,8 +157,14 @@ export class ClockMoves {
     this.#recorder = new MoveRecorder(rt);
   }
 
-  /** The last move of the server's clock (of workspace `wsId`'s) made here since svc started. */
-  last(wsId?: string): Move | undefined {
+  /**
+   * The last move of the server's clock (of workspace `wsId`'s) made here since svc started; or
+   * `told`, one a form just made (on another node, with several), kept from now on as the last.
+   */
+  last(wsId?: string, told?: Move): Move | undefined {
+    if (told !== undefined) {
+      this.#keep(told, wsId);
+    }
     return wsId === undefined ? this.#last : this.#lastOf.get(wsId);
   }
 
@@ -175,6 +181,11 @@ export class ClockMoves {
       to = ClockSchema.parse(await this.#control('POST', path, body)).now;
     });
     const move = summarise(this.#rt, from, to, changes);
+    this.#keep(move, wsId);
+    return move;
+  }
+
+  #keep(move: Move, wsId: string | undefined): void {
     if (wsId === undefined) {
       this.#last = move;
     } else {
@@ -184,7 +195,6 @@ export class ClockMoves {
       }
       this.#lastOf.set(wsId, move);
     }
-    return move;
   }
 }
 

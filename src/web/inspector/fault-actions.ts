@@ -66,12 +66,9 @@ export const clearFaults = (ins: Inspector) =>
     ins,
     () => ['fault.clear'],
     backToFaults,
-    (c) => {
+    async (c) => {
       const gone = ins.rt.faults.listFor(c.get('adminScope'));
-      for (const f of gone) {
-        ins.rt.faults.delete(f.id);
-      }
-      const n = gone.length;
+      const n = await ins.rt.faults.delete(...gone.map((f) => f.id));
       return { text: `${n} fault${n === 1 ? '' : 's'} cleared.` };
     },
   );
@@ -81,12 +78,12 @@ export const deleteFault = (ins: Inspector) =>
     ins,
     (c) => ['fault.delete', idParam(c)],
     backToFaults,
-    (c) => {
+    async (c) => {
       const fault = ins.rt.faults.get(idParam(c));
       if (!fault) {
         throw new ApiError('not_found', 'no such fault');
       }
-      ins.rt.faults.delete(fault.id);
+      await ins.rt.faults.delete(fault.id);
       return { text: `Fault ${fault.id} deleted.` };
     },
   );

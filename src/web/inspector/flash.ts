@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import type { SharedFlashes } from '../../store/pg/flashes';
+import type { Move } from './clock';
 
 /** A value shown once after an action: a new key, a webhook or an OAuth app's secret. */
 export interface Shown {
@@ -11,6 +13,8 @@ export interface Flash {
   kind: 'ok' | 'bad';
   text: string;
   shown?: Shown[];
+  /** A clock form's move, for the page to show what fell due on any node. */
+  move?: Move;
 }
 
 /** Long enough to follow a redirect; a secret never outlives the moment it was shown in. */
@@ -22,12 +26,23 @@ const MAX_HELD = 200;
  * What an action's redirect carries to the page it lands on, read once. A secret goes this way
  * and never into the address: addresses end up in the history, in logs and in Referer headers.
  * Kept in memory under an unguessable id, and in real time: moving svc's clock must not expire it.
+ * With several nodes, kept in the schema instead, since the page may be another node's; taken
+ * from there (`fetch`) before the page is made.
  */
 export class FlashStore {
   readonly #held = new Map<string, { flash: Flash; expires: number }>();
+  readonly #shared: SharedFlashes | undefined;
 
-  put(flash: Flash): string {
+  constructor(shared?: SharedFlashes) {
+    this.#shared = shared;
+  }
+
+  async put(flash: Flash): Promise<string> {
     const id = randomBytes(16).toString('base64url');
+    if (this.#shared) {
+      await this.#shared.put(id, flash, LIFETIME_MS);
+      return id;
+    }
     if (this.#held.size >= MAX_HELD) {
       const oldest = this.#held.keys().next();
       if (!oldest.done) {
@@ -36,6 +51,14 @@ export class FlashStore {
     }
     this.#held.set(id, { flash, expires: Date.now() + LIFETIME_MS });
     return id;
+  }
+
+  /** With several nodes: the flash under `id`, taken from the schema, for `take` to find here. */
+  async fetch(id: string | undefined): Promise<void> {
+    const taken = id === undefined ? undefined : await this.#shared?.take(id);
+    if (id !== undefined && taken !== undefined) {
+      this.#held.set(id, { flash: taken.flash as Flash, expires: Date.now() + taken.leftMs });
+    }
   }
 
   /** The flash under `id`, once: a reload shows the page without it. */

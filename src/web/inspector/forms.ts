@@ -4,6 +4,7 @@ import type { AppEnv } from '../../platform/app-env';
 import { ApiError } from '../../platform/errors';
 import type { PageTokens } from '../../platform/http/page-tokens';
 import type { Runtime } from '../../platform/runtime';
+import type { Move } from './clock';
 import { type FlashStore, type Shown, withFlash } from './flash';
 import { refusedPage } from './parts';
 
@@ -23,6 +24,8 @@ export interface Done {
   shown?: Shown[];
   /** Where to go instead of the action's usual page (the workspace a form just made). */
   back?: string;
+  /** A clock form's move, which the page it lands on shows, whichever node makes it. */
+  move?: Move;
 }
 
 /** The inspector's forms are a few fields; anything near this is not from its pages. */
@@ -74,17 +77,18 @@ export function action(
     try {
       const done = await run(c, form);
       to = done.back ?? to;
-      id = ins.flash.put({
+      id = await ins.flash.put({
         kind: 'ok',
         text: done.text,
         ...(done.shown ? { shown: done.shown } : {}),
+        ...(done.move ? { move: done.move } : {}),
       });
     } catch (err) {
       if (!(err instanceof ApiError)) {
         throw err;
       }
       const where = err.field ? ` (${err.field})` : '';
-      id = ins.flash.put({ kind: 'bad', text: `${err.message}${where}` });
+      id = await ins.flash.put({ kind: 'bad', text: `${err.message}${where}` });
     }
     return c.redirect(withFlash(to, id), 303);
   };

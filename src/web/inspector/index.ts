@@ -43,13 +43,18 @@ export function inspectorRoutes(rt: Runtime) {
   const ins: Inspector = {
     rt,
     tokens: new PageTokens(rt.clock, pageSecret(rt)),
-    flash: new FlashStore(),
+    flash: new FlashStore(rt.store.cluster?.flashes),
   };
   const control = controlApi(rt);
   // The clock page and each workspace's show what fell due in the last move their forms made.
   const moves = new ClockMoves(rt, control);
   const web = new Hono<AppEnv>();
   web.post('/inspector/*', formLimit);
+  // With several nodes, the notice a form left is taken from the schema before its page is made.
+  web.get('/inspector/*', async (c, next) => {
+    await ins.flash.fetch(c.req.query('flash'));
+    await next();
+  });
 
   web.get('/inspector', workspaceListPage(ins));
   web.post('/inspector/workspaces', createWorkspace(ins, control));

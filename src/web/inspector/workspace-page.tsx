@@ -5,7 +5,7 @@ import type { AppEnv } from '../../platform/app-env';
 import type { Workspace } from '../../platform/auth';
 import type { PageTokens } from '../../platform/http/page-tokens';
 import { notFoundPage } from '../ui/not-found';
-import type { ClockMoves } from './clock';
+import type { ClockMoves, Move } from './clock';
 import { LastMove, MoveForms } from './clock-page';
 import { type Inspector, idParam } from './forms';
 import { ActionForm, InspectorPage, when } from './parts';
@@ -27,18 +27,14 @@ export const workspacePage =
     }
     const view = presentWorkspace(rt, ws);
     const connections = listConnections(rt, ws.id);
+    const flash = ins.flash.take(c.req.query('flash'));
     return c.html(
-      <InspectorPage
-        scope={c.get('adminScope')}
-        title={ws.name}
-        section="workspaces"
-        flash={ins.flash.take(c.req.query('flash'))}
-      >
+      <InspectorPage scope={c.get('adminScope')} title={ws.name} section="workspaces" flash={flash}>
         <h1>{ws.name}</h1>
         <WorkspaceFacts ws={ws} tokens={tokens} />
 
         <h2>Clock</h2>
-        <WorkspaceClock ins={ins} ws={ws} moves={moves} />
+        <WorkspaceClock ins={ins} ws={ws} last={moves.last(ws.id, flash?.move)} />
 
         <h2>API keys</h2>
         <KeyTable keys={view.keys} tokens={tokens} />
@@ -55,13 +51,12 @@ export const workspacePage =
   };
 
 /** The workspace's clock, the forms that move it alone, and what fell due in its last move. */
-function WorkspaceClock(props: { ins: Inspector; ws: Workspace; moves: ClockMoves }) {
-  const { ins, ws, moves } = props;
+function WorkspaceClock(props: { ins: Inspector; ws: Workspace; last: Move | undefined }) {
+  const { ins, ws, last } = props;
   const clock = ins.rt.clocks.of(ws.id);
   const now = clock.iso();
   // To the second: a move by a day lands a few ms short of one, as real time runs meanwhile.
   const ahead = Math.round(clock.offsetMs / 1000);
-  const last = moves.last(ws.id);
   return (
     <>
       <dl class="facts">
