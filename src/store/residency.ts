@@ -29,6 +29,8 @@ export interface Resident {
   sizeOf(scope: Scope): number | undefined;
   /** The workspace a global record by this id is of (a key, an OAuth connection), if any. */
   workspaceOfGlobal(id: string): Scope | undefined;
+  /** The workspaces in memory holding a record by this id, in any collection. */
+  inMemoryHolders(id: string): Scope[];
 }
 
 /** A read of a workspace not loaded: a path that forgot `ensure` (answered 500, never as empty). */
@@ -220,12 +222,11 @@ export class Residency {
     }
     const rest = wanted.filter((name) => !scopes.has(name));
     // Looked up even when no workspace is away: the one holding it is held, not let go mid-way.
-    if (rest.length > 0) {
-      for (const scope of await this.#source.holdersOf(rest)) {
-        scopes.add(scope);
-      }
-    }
-    return this.holdAll(scopes, { global: true, lease, turn: true });
+    // With several nodes, so is one memory says holds it: another node may have moved it since.
+    const found = rest.length > 0 ? await this.#source.holdersOf(rest) : [];
+    const moved = this.coordinate ? rest.flatMap((name) => this.#store.inMemoryHolders(name)) : [];
+    const all = new Set([...scopes, ...found, ...moved]);
+    return this.holdAll(all, { global: true, lease, turn: true });
   }
 
   /**

@@ -77,6 +77,15 @@ export class Scopes {
         }
         return size;
       },
+      inMemoryHolders: (id) => {
+        const holders: Scope[] = [];
+        for (const [scope, colls] of this.#scopes) {
+          if (scope !== GLOBAL && [...colls.values()].some((c) => c.byId.has(id))) {
+            holders.push(scope);
+          }
+        }
+        return holders;
+      },
       workspaceOfGlobal: (id) => {
         for (const collection of this.#scopes.get(GLOBAL)?.values() ?? []) {
           const owner = (collection.byId.get(id) as { workspace_id?: unknown } | undefined)

@@ -122,6 +122,7 @@ export class PgPersistence implements Durability, ScopeSource {
         persistence.known.set(GLOBAL, version);
         if (node !== undefined) {
           persistence.cluster = Cluster.connect(url, node, pool, s, schema, persistence.known);
+          await persistence.cluster.requests.start(client);
         }
         return { persistence, data, dues };
       } finally {

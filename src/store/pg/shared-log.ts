@@ -68,6 +68,17 @@ export class SharedLog {
     this.#writing = false;
   }
 
+  /**
+   * The node starts: calls written before now are not taken in (its log holds what it saw), those
+   * written from now on are, its own first call's included, whenever its first read comes.
+   */
+  async start(client: pg.ClientBase): Promise<void> {
+    const { rows } = await client.query<{ last: string | null }>(
+      `SELECT max(seq) AS last FROM ${this.#s}.requests`,
+    );
+    this.#done = Number(rows[0]?.last ?? 0);
+  }
+
   /** Every node's calls written since the last read, in order (at the first, none before it). */
   async since(): Promise<string[]> {
     if (this.#done < 0) {

@@ -49,12 +49,18 @@ async function streamRows(
     sent.add(id);
     send(`event: request\nid: ${id}\ndata: ${JSON.stringify(rowOf(rt, id, entry))}\n\n`);
   };
-  const stop = rt.requestLog.watch(filter, (id: string, entry: NewEntry) => event(id, entry));
   // A browser reconnecting says the last row it got: the calls made meanwhile come first
-  // (at most a page of them; older ones are a reload away).
-  if (last !== undefined && /^rq_\d{10}$/.test(last)) {
+  // (at most a page of them; older ones are a reload away). With several nodes, the calls this
+  // node takes in from the others as it reads are told as they come: those up to it are not.
+  const after = last !== undefined && /^rq_\d{10}$/.test(last) ? last : undefined;
+  const stop = rt.requestLog.watch(filter, (id: string, entry: NewEntry) => {
+    if (after === undefined || id > after) {
+      event(id, entry);
+    }
+  });
+  if (after !== undefined) {
     const { data } = await rt.requestLog.query(filter, MISSED_AT_MOST);
-    for (const entry of data.filter((e) => e.id > last && !sent.has(e.id)).reverse()) {
+    for (const entry of data.filter((e) => e.id > after && !sent.has(e.id)).reverse()) {
       event(entry.id, entry);
     }
   }

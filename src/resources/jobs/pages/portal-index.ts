@@ -10,15 +10,21 @@ interface Where {
  * found; one not known is looked for in every workspace's jobs, but only when the store has
  * changed since the last such look, so a stream of unknown tokens costs nothing more than a map
  * lookup each. A remembered answer is checked against the job itself, so a job deleted, purged
- * or restored from a workspace or store snapshot since is never answered from memory.
+ * or restored from a workspace or store snapshot since is never answered from memory. With
+ * several nodes, the jobs another node made count as changes too, as they are taken in.
  */
 export class PortalIndex {
   readonly #store: Store;
   #byToken = new Map<string, Where>();
   #builtAt = '';
+  /** Changes taken in from other nodes (several nodes), which move no commit count here. */
+  #taken = 0;
 
   constructor(store: Store) {
     this.#store = store;
+    store.onApplied(() => {
+      this.#taken += 1;
+    });
   }
 
   find(token: string): Where | undefined {
@@ -55,8 +61,8 @@ export class PortalIndex {
     this.#builtAt = this.#shape();
   }
 
-  /** What the index was built from: the commits, and the workspaces loaded (on PostgreSQL). */
+  /** What the index was built from: the changes, and the workspaces loaded (on PostgreSQL). */
   #shape(): string {
-    return `${this.#store.seq}:${this.#store.residency?.loads ?? 0}`;
+    return `${this.#store.seq}:${this.#taken}:${this.#store.residency?.loads ?? 0}`;
   }
 }
