@@ -38,8 +38,15 @@ const ON_POSTGRES = [
   'tasks',
   'web',
   'webhooks',
-].map((dir) => `test/${dir}/**/*.test.ts`);
+].map((dir) => `test/${dir}/**/*.test.{ts,tsx}`);
 const postgres = process.env.SVC_TEST_PG !== undefined || process.env.SVC_REQUIRE_PG === '1';
+
+// Issue 40: the robustness suite, the webhook delivery tests and the faults' run a third time,
+// every harness two nodes on one PostgreSQL schema taking requests in turn
+// (test/support/test-nodes.ts).
+const ON_NODES = ['faults', 'robustness', 'web', 'webhooks'].map(
+  (dir) => `test/${dir}/**/*.test.{ts,tsx}`,
+);
 
 export default defineConfig({
   // SVC_DIST: compaction runs in the built worker (dist/compact-worker.cjs), as svc does.
@@ -76,6 +83,17 @@ export default defineConfig({
                 include: ON_POSTGRES,
                 isolate: false,
                 env: { SVC_TEST_STORE: 'postgres' },
+                globalSetup: ['test/support/pg-global.ts'],
+                setupFiles: ['test/support/pg-setup.ts'],
+              },
+            },
+            {
+              extends: true as const,
+              test: {
+                name: 'nodes',
+                include: ON_NODES,
+                isolate: false,
+                env: { SVC_TEST_STORE: 'nodes' },
                 globalSetup: ['test/support/pg-global.ts'],
                 setupFiles: ['test/support/pg-setup.ts'],
               },

@@ -13,13 +13,21 @@ describe.skipIf(!pgAvailable)('any node answers any call', () => {
   const nodes = nodesForFile('nodes_consistency', ['--rate-limit', 'off']);
   const { admin } = nodes;
 
-  test('each answer names the node that gave it, and the two nodes are two', async () => {
+  test('each answer names the node that gave it, the health probe included, and the two nodes are two', async () => {
     const [a, b] = nodes.urls();
     const one = await http(`${a}/v1/ping`, { key: nodes.n.keys.read });
     const two = await http(`${b}/v1/ping`, { key: nodes.n.keys.read });
     expect([one.status, two.status]).toEqual([200, 200]);
     expect(one.headers.get('x-svc-node')).toBe('node-0');
     expect(two.headers.get('x-svc-node')).toBe('node-1');
+    // The health probe a load balancer sends too, which no other layer answers.
+    for (const [url, name] of [
+      [a, 'node-0'],
+      [b, 'node-1'],
+    ]) {
+      const probe = await fetch(`${url}/__health`);
+      expect([probe.status, probe.headers.get('x-svc-node')]).toEqual([200, name]);
+    }
   });
 
   test('a write acknowledged by one node is read by the next request on the other, every kind', async () => {

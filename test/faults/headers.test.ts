@@ -81,7 +81,7 @@ describe('a faulted 401', () => {
 
 describe('a faulted 405 (applyFault with the routes of an app)', () => {
   /** As src/v1.ts mounts it: a /v1 app whose routes are relative to /v1. */
-  function app(withRoutes: boolean) {
+  async function app(withRoutes: boolean) {
     const faults = new Faults(new Clock(0));
     const v1 = new OpenAPIHono<AppEnv>();
     const methodsAt = routeMethods(v1, '/v1');
@@ -103,7 +103,7 @@ describe('a faulted 405 (applyFault with the routes of an app)', () => {
     v1.delete('/things/:id', (c) => c.json({}));
     v1.get('/things/search', (c) => c.json([])); // fits /things/:id too
     v1.all('/things/search', (c) => c.json({}, 405));
-    faults.add({ match: {}, action: { status: 405 } });
+    await faults.add({ match: {}, action: { status: 405 } });
     return new OpenAPIHono<AppEnv>().route('/v1', v1);
   }
 
@@ -118,7 +118,7 @@ describe('a faulted 405 (applyFault with the routes of an app)', () => {
   ])(
     "%s %s says Allow: %s (the path's methods but the one refused)",
     async (method, path, allow) => {
-      const res = await app(true).request(path, { method });
+      const res = await (await app(true)).request(path, { method });
       expect(res.status).toBe(405);
       expect(res.headers.get('allow')).toBe(allow);
       if (method !== 'HEAD') {
@@ -128,7 +128,7 @@ describe('a faulted 405 (applyFault with the routes of an app)', () => {
   );
 
   test('without the routes, no Allow', async () => {
-    const res = await app(false).request('/v1/things');
+    const res = await (await app(false)).request('/v1/things');
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBeNull();
   });

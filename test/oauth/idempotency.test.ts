@@ -61,7 +61,7 @@ function expectReplayOf(first: Reply, again: Reply): void {
 describe('Idempotency-Key on POST /oauth/token', () => {
   test('a code exchange retried with its key answers the first tokens again, and the connection stays', async () => {
     const r = await rig();
-    const c = code(r);
+    const c = await code(r);
     const first = await tradeKeyed(r, c, 'exchange-1');
     expect(first.status, first.text).toBe(200);
     const again = await tradeKeyed(r, c, 'exchange-1');
@@ -72,7 +72,7 @@ describe('Idempotency-Key on POST /oauth/token', () => {
 
   test('the retry is the same request sent as JSON instead of form-encoded: replayed', async () => {
     const r = await rig();
-    const c = code(r);
+    const c = await code(r);
     const first = await tradeKeyed(r, c, 'k');
     const again = await r.h.anonymous.raw('POST', '/oauth/token', {
       body: JSON.stringify({
@@ -89,7 +89,7 @@ describe('Idempotency-Key on POST /oauth/token', () => {
 
   test('the retry sends the client as HTTP Basic instead of in the body: the same request, replayed', async () => {
     const r = await rig();
-    const c = code(r);
+    const c = await code(r);
     const first = await tradeKeyed(r, c, 'k');
     const again = await postForm(
       r.h,
@@ -102,7 +102,7 @@ describe('Idempotency-Key on POST /oauth/token', () => {
 
   test('without a key the retry spends the code twice: invalid_grant, and the connection stops', async () => {
     const r = await rig();
-    const c = code(r);
+    const c = await code(r);
     const first = await ok(tradeKeyed(r, c, 'one'));
     expectOAuthError(await tradeKeyed(r, c, 'two'), 400, 'invalid_grant');
     expect((await r.h.as(first.access_token).get('/ping')).status).toBe(401);
@@ -145,7 +145,7 @@ describe('Idempotency-Key on POST /oauth/token', () => {
     const r = await rig();
     const t = await connect(r);
     await ok(refreshKeyed(r, t.refresh_token, 'shared'));
-    const c = code(r);
+    const c = await code(r);
     const res = await tradeKeyed(r, c, 'shared');
     expectOAuthError(res, 409, 'conflict');
     expect(res.headers.get('cache-control')).toBe('no-store');
@@ -156,13 +156,13 @@ describe('Idempotency-Key on POST /oauth/token', () => {
   test("keys are each app's own: another app's same key is a request of its own", async () => {
     const r = await rig();
     const other = await register(r.h, 'Other app');
-    const mine = await ok(tradeKeyed(r, code(r), 'k'));
+    const mine = await ok(tradeKeyed(r, await code(r), 'k'));
     const theirs = await postForm(
       r.h,
       '/oauth/token',
       {
         grant_type: 'authorization_code',
-        code: code(r, { app: other }),
+        code: await code(r, { app: other }),
         redirect_uri: CALLBACK,
         ...clientFields(other),
       },
@@ -175,7 +175,7 @@ describe('Idempotency-Key on POST /oauth/token', () => {
 
   test('a refused client is not remembered: the same key with the right secret runs', async () => {
     const r = await rig();
-    const c = code(r);
+    const c = await code(r);
     const wrong = await tradeKeyed(r, c, 'k', { client_secret: 'svc_ocs_wrong' });
     expectOAuthError(wrong, 401, 'invalid_client');
     const right = await tradeKeyed(r, c, 'k');
@@ -190,7 +190,7 @@ describe('Idempotency-Key on POST /oauth/token', () => {
     'an Idempotency-Key %s is 400 invalid_request in the OAuth body, and the code is kept',
     async (_, key) => {
       const r = await rig();
-      const c = code(r);
+      const c = await code(r);
       expectOAuthError(await tradeKeyed(r, c, key), 400, 'invalid_request');
       expect((await tradeKeyed(r, c, 'k'.repeat(255))).status).toBe(200);
     },
@@ -198,7 +198,7 @@ describe('Idempotency-Key on POST /oauth/token', () => {
 
   test('two exchanges with one key at once: one connection, the other answer a replay or 409', async () => {
     const r = await rig();
-    const c = code(r);
+    const c = await code(r);
     const answers = await Promise.all([tradeKeyed(r, c, 'race'), tradeKeyed(r, c, 'race')]);
     const statuses = answers.map((a) => a.status).sort();
     expect([
@@ -210,7 +210,7 @@ describe('Idempotency-Key on POST /oauth/token', () => {
 
   test('the data file never holds the tokens of a kept answer', async () => {
     const r = await rig();
-    const c = code(r);
+    const c = await code(r);
     const t = await ok(tradeKeyed(r, c, 'sealed'));
     const kept = JSON.stringify([...r.h.rt.store.global.values('idempotency_keys')]);
     const snapshot = (await r.h.admin.get('/snapshot')).text;

@@ -1,4 +1,6 @@
 import { issueCode } from '../../src/oauth/consent';
+import { GLOBAL } from '../../src/store';
+import { leased } from '../../src/store/held';
 import { ok } from '../support/expect';
 import {
   type Harness,
@@ -51,13 +53,16 @@ export async function rig(): Promise<Rig> {
 export function code(
   r: Rig,
   opts: { scope?: 'read' | 'write'; redirectUri?: string; app?: RegisteredApp } = {},
-): string {
-  return issueCode(r.h.rt, {
-    clientId: (opts.app ?? r.app).client_id,
-    redirectUri: opts.redirectUri ?? CALLBACK,
-    workspaceId: r.ws.id,
-    scope: opts.scope ?? 'write',
-  });
+): Promise<string> {
+  // Under the global scope's lease, as the consent form writes it, where several nodes serve.
+  return leased(r.h.rt.store, [GLOBAL], () =>
+    issueCode(r.h.rt, {
+      clientId: (opts.app ?? r.app).client_id,
+      redirectUri: opts.redirectUri ?? CALLBACK,
+      workspaceId: r.ws.id,
+      scope: opts.scope ?? 'write',
+    }),
+  );
 }
 
 /** A form-encoded POST to /v1{path}, as a standard OAuth client sends it. */
@@ -93,7 +98,7 @@ export const trade = (r: Rig, theCode: string, extra: Record<string, string> = {
 
 /** A connected app: a code traded for its tokens. */
 export async function connect(r: Rig, scope: 'read' | 'write' = 'write'): Promise<Json> {
-  return ok(trade(r, code(r, { scope })));
+  return ok(trade(r, await code(r, { scope })));
 }
 
 export const refreshWith = (r: Rig, refreshToken: string, app: RegisteredApp = r.app) =>

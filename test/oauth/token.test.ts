@@ -21,7 +21,7 @@ import {
 describe('POST /oauth/token trades an authorization code', () => {
   test('form-encoded with the client in the body: 200 OAuth token, never cached', async () => {
     const r = await rig();
-    const res = await trade(r, code(r));
+    const res = await trade(r, await code(r));
     expect(res.status, res.text).toBe(200);
     expect(res.body).toEqual({
       access_token: expect.stringMatching(/^svc_oat_[0-9A-Za-z]{32}$/),
@@ -39,7 +39,7 @@ describe('POST /oauth/token trades an authorization code', () => {
     const r = await rig();
     const res = await r.h.anonymous.post('/oauth/token', {
       grant_type: 'authorization_code',
-      code: code(r),
+      code: await code(r),
       redirect_uri: CALLBACK,
       ...clientFields(r.app),
     });
@@ -52,7 +52,7 @@ describe('POST /oauth/token trades an authorization code', () => {
     const res = await postForm(
       r.h,
       '/oauth/token',
-      { grant_type: 'authorization_code', code: code(r), redirect_uri: CALLBACK },
+      { grant_type: 'authorization_code', code: await code(r), redirect_uri: CALLBACK },
       { Authorization: basic(r.app.client_id, r.app.client_secret) },
     );
     expect(res.status, res.text).toBe(200);
@@ -65,7 +65,7 @@ describe('POST /oauth/token trades an authorization code', () => {
       '/oauth/token',
       {
         grant_type: 'authorization_code',
-        code: code(r),
+        code: await code(r),
         redirect_uri: CALLBACK,
         client_id: r.app.client_id,
       },
@@ -76,26 +76,26 @@ describe('POST /oauth/token trades an authorization code', () => {
 
   test('a read code gives a read token, and the answer says scope=read', async () => {
     const r = await rig();
-    expect((await ok(trade(r, code(r, { scope: 'read' })))).scope).toBe('read');
+    expect((await ok(trade(r, await code(r, { scope: 'read' })))).scope).toBe('read');
   });
 
   test('needs no API key: no credential header is asked for', async () => {
     const r = await rig();
-    const res = await trade(r, code(r));
+    const res = await trade(r, await code(r));
     expect(res.status, res.text).toBe(200);
     expect(res.headers.get('www-authenticate')).toBeNull();
   });
 
   test('a code still works at 9 minutes', async () => {
     const r = await rig();
-    const c = code(r);
+    const c = await code(r);
     await advance(r.h, 9 * 60);
     expect((await trade(r, c)).status).toBe(200);
   });
 
   test('a code at 11 minutes has expired: 400 invalid_grant', async () => {
     const r = await rig();
-    const c = code(r);
+    const c = await code(r);
     await advance(r.h, 11 * 60);
     expectOAuthError(await trade(r, c), 400, 'invalid_grant');
   });
@@ -108,21 +108,21 @@ describe('POST /oauth/token trades an authorization code', () => {
   test("another app's code is refused (400 invalid_grant) and stays good for its app", async () => {
     const r = await rig();
     const other = await register(r.h, 'Other');
-    const theirs = code(r, { app: other });
+    const theirs = await code(r, { app: other });
     expectOAuthError(await trade(r, theirs), 400, 'invalid_grant');
     expect((await trade({ ...r, app: other }, theirs)).status).toBe(200);
   });
 
   test('a redirect_uri other than the authorised one: 400 invalid_grant', async () => {
     const r = await rig();
-    const c = code(r);
+    const c = await code(r);
     expectOAuthError(await trade(r, c, { redirect_uri: OTHER_CALLBACK }), 400, 'invalid_grant');
     expect((await trade(r, c)).status).toBe(200);
   });
 
   test('a code used twice: 400 invalid_grant, and the connection it made stops', async () => {
     const r = await rig();
-    const c = code(r);
+    const c = await code(r);
     const first = await ok(trade(r, c));
     expect((await r.h.as(first.access_token).get('/ping')).status).toBe(200);
     expectOAuthError(await trade(r, c), 400, 'invalid_grant');
@@ -145,7 +145,7 @@ describe('POST /oauth/token trades an authorization code', () => {
 describe('POST /oauth/token refuses the client', () => {
   test('a wrong secret: 401 invalid_client, with WWW-Authenticate', async () => {
     const r = await rig();
-    const res = await trade(r, code(r), { client_secret: 'svc_ocs_wrong' });
+    const res = await trade(r, await code(r), { client_secret: 'svc_ocs_wrong' });
     expectOAuthError(res, 401, 'invalid_client');
     expect(res.headers.get('www-authenticate')).toMatch(/^Basic/);
   });
@@ -155,7 +155,7 @@ describe('POST /oauth/token refuses the client', () => {
     const res = await postForm(
       r.h,
       '/oauth/token',
-      { grant_type: 'authorization_code', code: code(r), redirect_uri: CALLBACK },
+      { grant_type: 'authorization_code', code: await code(r), redirect_uri: CALLBACK },
       { Authorization: basic(r.app.client_id, 'wrong') },
     );
     expectOAuthError(res, 401, 'invalid_client');
@@ -163,7 +163,9 @@ describe('POST /oauth/token refuses the client', () => {
 
   test('an unknown app: 401 invalid_client', async () => {
     const r = await rig();
-    const res = await trade(r, code(r), { client_id: 'f0000000-0000-4000-8000-000000000000' });
+    const res = await trade(r, await code(r), {
+      client_id: 'f0000000-0000-4000-8000-000000000000',
+    });
     expectOAuthError(res, 401, 'invalid_client');
   });
 
@@ -171,7 +173,7 @@ describe('POST /oauth/token refuses the client', () => {
     const r = await rig();
     const res = await postForm(r.h, '/oauth/token', {
       grant_type: 'authorization_code',
-      code: code(r),
+      code: await code(r),
       redirect_uri: CALLBACK,
     });
     expectOAuthError(res, 401, 'invalid_client');
@@ -184,7 +186,7 @@ describe('POST /oauth/token refuses the client', () => {
       '/oauth/token',
       {
         grant_type: 'authorization_code',
-        code: code(r),
+        code: await code(r),
         redirect_uri: CALLBACK,
         client_secret: r.app.client_secret,
       },
@@ -201,7 +203,7 @@ describe('POST /oauth/token refuses the client', () => {
       '/oauth/token',
       {
         grant_type: 'authorization_code',
-        code: code(r),
+        code: await code(r),
         redirect_uri: CALLBACK,
         client_id: other.client_id,
       },
@@ -214,7 +216,10 @@ describe('POST /oauth/token refuses the client', () => {
 describe('POST /oauth/token refuses malformed requests', () => {
   test('no grant_type: 400 invalid_request', async () => {
     const r = await rig();
-    const res = await postForm(r.h, '/oauth/token', { code: code(r), ...clientFields(r.app) });
+    const res = await postForm(r.h, '/oauth/token', {
+      code: await code(r),
+      ...clientFields(r.app),
+    });
     expectOAuthError(res, 400, 'invalid_request');
   });
 
@@ -233,7 +238,7 @@ describe('POST /oauth/token refuses malformed requests', () => {
       const r = await rig();
       const fields: Record<string, string> = {
         grant_type: 'authorization_code',
-        code: code(r),
+        code: await code(r),
         redirect_uri: CALLBACK,
         ...clientFields(r.app),
       };
@@ -255,7 +260,7 @@ describe('POST /oauth/token refuses malformed requests', () => {
     const r = await rig();
     const body = `${new URLSearchParams({
       grant_type: 'authorization_code',
-      code: code(r),
+      code: await code(r),
       redirect_uri: CALLBACK,
       ...clientFields(r.app),
     })}&code=again`;

@@ -73,7 +73,7 @@ const ERROR_REF = '#/components/schemas/Error';
 const probe = harness({ rateLimit: null }, { extend: widgetRoutes });
 
 async function load(base: Base): Promise<Document> {
-  const res = await probe.app.request(`${base}/openapi.json`);
+  const res = await (await probe.started()).app.request(`${base}/openapi.json`);
   return (await res.json()) as Document;
 }
 

@@ -38,7 +38,7 @@ async function sendVerbatim(
   headers: Record<string, string>,
   body: string | Uint8Array | undefined,
 ): Promise<Reply> {
-  const res = await env.h.app.request(`${base}${path}?${rawQuery}`, {
+  const res = await (await env.h.next()).app.request(`${base}${path}?${rawQuery}`, {
     method,
     headers,
     ...(body === undefined ? {} : { body }),

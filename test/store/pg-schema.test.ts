@@ -29,6 +29,8 @@ describe.skipIf(!pgAvailable)('the PostgreSQL schema', () => {
       'blobs',
       'changes',
       'claims',
+      'faults',
+      'flashes',
       'gone',
       'kept_answers',
       'meta',
@@ -37,6 +39,7 @@ describe.skipIf(!pgAvailable)('the PostgreSQL schema', () => {
       'records',
       'requests',
       'scopes',
+      'shared_versions',
     ]);
     const applied = await db.sql.query(
       'SELECT version, svc_version FROM svc.migrations ORDER BY 1',

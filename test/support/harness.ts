@@ -5,6 +5,7 @@ import { createRuntime, defaultConfig } from '../../src/runtime';
 import { Store } from '../../src/store';
 import type { V1Extension } from '../../src/v1';
 import { Contract, type Exchange } from './contract';
+import { ON_NODES, type TestNode, TestNodes } from './test-nodes';
 import { testStore } from './test-store';
 
 // Response bodies are whatever JSON the server sent; tests read them field by field.
@@ -88,10 +89,11 @@ export class Client {
     // On PostgreSQL (test-store.ts), every idle workspace goes before every fourth request, which
     // then loads its own through its door: a door that forgets one fails the test. Every request
     // would double the suite's time on PostgreSQL.
-    if (this.#h.requests++ % EVICT_EVERY === 0) {
-      this.#h.rt.store.residency?.trim(0);
+    const node = await this.#h.next();
+    if (this.#h.requests % EVICT_EVERY === 0) {
+      node.rt.store.residency?.trim(0);
     }
-    const res = await this.#h.app.request(
+    const res = await node.app.request(
       `${opts.origin ?? ''}${this.#base}${path}${qs ? `?${qs}` : ''}`,
       {
         method,
@@ -162,29 +164,82 @@ export interface TestWorkspace {
 const EVICT_EVERY = 4;
 
 export class Harness {
-  readonly rt: Runtime;
   /** Requests sent so far through its clients. */
   requests = 0;
-  readonly app: ReturnType<typeof createApp>;
   readonly admin: Client;
   readonly anonymous: Client;
   readonly #contracts = new Map<string, Promise<Contract>>();
+  /** Its one node; or, in the `nodes` project, none: `#nodes` serve it. */
+  readonly #one: TestNode | undefined;
+  readonly #nodes: TestNodes | undefined;
 
   constructor(config: Partial<Config> = {}, opts: HarnessOptions = {}) {
-    // A harness over a request log file stands in for a restart over it, which a store in
-    // memory allows (its log keeps another store's workspaces' calls); a new PostgreSQL schema
-    // would be another store, not the same one restarted.
-    this.rt = createRuntime(
-      opts.store ?? (opts.requestLogFile ? Store.memory() : testStore()),
-      defaultConfig({
-        log: process.env.SVC_TEST_LOG ? (l) => process.stderr.write(`${l}\n`) : () => {},
-        ...config,
-      }),
-      opts.requestLogFile,
-    );
-    this.app = createApp(this.rt, opts.extend);
+    const cfg = defaultConfig({
+      log: process.env.SVC_TEST_LOG ? (l) => process.stderr.write(`${l}\n`) : () => {},
+      ...config,
+    });
+    if (ON_NODES && opts.store === undefined && opts.requestLogFile === undefined) {
+      this.#nodes = new TestNodes(cfg, opts.extend);
+    } else {
+      // A harness over a request log file stands in for a restart over it, which a store in
+      // memory allows (its log keeps another store's workspaces' calls); a new PostgreSQL schema
+      // would be another store, not the same one restarted.
+      const rt = createRuntime(
+        opts.store ?? (opts.requestLogFile ? Store.memory() : testStore()),
+        cfg,
+        opts.requestLogFile,
+      );
+      this.#one = { rt, app: createApp(rt, opts.extend) };
+    }
     this.admin = new Client(this, '/__admin');
     this.anonymous = new Client(this, '/v1');
+  }
+
+  /** The runtime of its (first) node: on several, read only after a request has started them. */
+  get rt(): Runtime {
+    return this.#first.rt;
+  }
+
+  get app(): ReturnType<typeof createApp> {
+    return this.#first.app;
+  }
+
+  /** Every node's runtime: what a test starts or stops on each (the scheduler, say). */
+  get runtimes(): Runtime[] {
+    return this.#one ? [this.#one.rt] : (this.#nodes?.running ?? []).map((n) => n.rt);
+  }
+
+  get #first(): TestNode {
+    const first = this.#one ?? this.#nodes?.running[0];
+    if (first === undefined) {
+      throw new Error('a harness with no node');
+    }
+    return first;
+  }
+
+  /** Its first node, started if it was not (on several, the first request starts them). */
+  async started(): Promise<TestNode> {
+    await this.#nodes?.open();
+    return this.#first;
+  }
+
+  /** A request sent as is (a page, a form) to the next node in turn; its answer unchecked. */
+  async request(input: string, init?: RequestInit): Promise<Response> {
+    return (await this.next()).app.request(input, init);
+  }
+
+  /** The node the next request goes to: on several, each in turn. */
+  async next(): Promise<TestNode> {
+    const n = this.requests++;
+    if (this.#one) {
+      return this.#one;
+    }
+    const nodes = (await this.#nodes?.open()) ?? [];
+    const node = nodes[n % nodes.length];
+    if (node === undefined) {
+      throw new Error('a harness with no node');
+    }
+    return node;
   }
 
   as(key: string, header: 'bearer' | 'x-api-key' = 'bearer'): Client {

@@ -1,21 +1,20 @@
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 
-// The `postgres` project's database (vitest.config.ts): made once for the run, each harness a
-// schema of its own in it (test-store.ts), dropped at the end.
+// The database of a project on PostgreSQL (vitest.config.ts, `postgres` and `nodes`): made once
+// for the run, each harness a schema of its own in it (test-store.ts, test-nodes.ts), dropped at
+// the end.
 
-const name = `svc_harness_${process.pid}`;
-
-export async function setup(project: TestProject): Promise<void> {
+/** Made for the run, dropped by the teardown returned. */
+export async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // A database per project (`postgres`, `nodes`): each set up and torn down on its own.
+  const name = `svc_${project.name}_${process.pid}`;
   const url = clusterUrl();
   await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   await admin(`CREATE DATABASE ${name}`);
   url.pathname = `/${name}`;
   project.provide('pgHarnessUrl', url.toString());
-}
-
-export function teardown(): Promise<void> {
-  return admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  return () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
 }
 
 function clusterUrl(): URL {

@@ -56,8 +56,24 @@ let made = 0;
 /** The test running (counted from 1), or 0 between tests. */
 let testNo = 0;
 let tests = 0;
+/** What a harness connected to PostgreSQL: checked and let go when its test or file ends. */
+export interface Settling {
+  /** The test that made it, or 0 when made outside any test. */
+  readonly madeIn: number;
+  /** What PostgreSQL holds against what memory holds (a problem, or undefined); then let go. */
+  settle(): Promise<string | undefined>;
+}
+
 /** The stores connected to PostgreSQL now. */
-let open: Connecting[] = [];
+let open: Settling[] = [];
+
+/** `connected` is checked and let go when its test (or its file) ends. */
+export function settles(connected: Settling): void {
+  open.push(connected);
+}
+
+/** The test running now (counted from 1), or 0 between tests: what `madeIn` records. */
+export const runningTest = (): number => testNo;
 
 /** A test starts: stores made from here on are checked and let go when it ends. */
 export function testStarts(): void {
@@ -91,7 +107,7 @@ export async function settleTestStores(scope: 'test' | 'file'): Promise<void> {
  * and let go by `settle` when the test ends; a harness a file shares between its tests connects
  * again on its next commit. Commits queue while it connects, then go as they would in svc.
  */
-class Connecting implements Durability, ScopeSource {
+class Connecting implements Durability, ScopeSource, Settling {
   #opened: Promise<PgPersistence> | undefined;
   #real: PgPersistence | undefined;
   #queued: { seq: number; ops: Op[] }[] = [];
@@ -110,7 +126,7 @@ class Connecting implements Durability, ScopeSource {
 
   #connect(): Promise<PgPersistence> {
     if (this.#opened === undefined) {
-      open.push(this);
+      settles(this);
       this.#opened = PgPersistence.open(this.#url, this.schema).then(({ persistence }) => {
         this.#real = persistence;
         for (const { seq, ops } of this.#queued.splice(0)) {
@@ -218,9 +234,9 @@ class Connecting implements Durability, ScopeSource {
   }
 }
 /** PostgreSQL's contents are read parsed, every scope (pg/persistence.ts, contentsOf). */
-type Parsed = { global: ScopeData; workspaces: Record<string, ScopeData> };
+export type Parsed = { global: ScopeData; workspaces: Record<string, ScopeData> };
 
-function contentsOf(store: Store): Parsed {
+export function contentsOf(store: Store): Parsed {
   const scope = (s: string) =>
     Object.fromEntries(
       Object.entries(dumpScope(store, s)).map(([coll, recs]) => [
@@ -235,7 +251,7 @@ function contentsOf(store: Store): Parsed {
 }
 
 /** Every scope's records as one text: scopes, collections and ids sorted, each record as written. */
-function canonical(data: Parsed): string {
+export function canonical(data: Parsed): string {
   const sorted = <T>(o: Record<string, T>) =>
     Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1));
   const scopes: [string, ScopeData][] = [[GLOBAL, data.global], ...sorted(data.workspaces)];

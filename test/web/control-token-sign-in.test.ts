@@ -28,7 +28,7 @@ async function makeWorkspace(h: Harness, name: string) {
 }
 
 async function signIn(h: Harness, token: string, next = '/inspector') {
-  return h.app.request('/sign-in', {
+  return h.request('/sign-in', {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ token, next }).toString(),
@@ -47,7 +47,7 @@ async function signedInAsA() {
   expect(setCookie).not.toContain(a.control_token);
   const cookie = setCookie.split(';')[0] ?? '';
   const open = async (path: string, init: RequestInit = {}) => {
-    const r = await h.app.request(path, {
+    const r = await h.request(path, {
       ...init,
       headers: { ...(init.headers as Record<string, string>), Cookie: cookie },
     });
@@ -149,7 +149,7 @@ describe('the web app signed in with a control token', () => {
     expect(page.html).not.toContain('<select name="workspace_id"><option value="">any');
     const post = async (action: string, fields: Record<string, string>) => {
       const from = await open('/inspector/faults');
-      return h.app.request(action, {
+      return h.request(action, {
         method: 'POST',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie },
         body: new URLSearchParams({ ...fields, token: formToken(from.html, action) }).toString(),
@@ -189,7 +189,7 @@ describe('the web app signed in with a control token', () => {
     const { h, a } = await signedInAsA();
     const { sha256Hex } = await import('../../src/platform/ids');
     const forged = `svc_admin=${sha256Hex(a.control_token)}.forged`;
-    const res = await h.app.request('/inspector', { headers: { Cookie: forged } });
+    const res = await h.request('/inspector', { headers: { Cookie: forged } });
     expect(res.status).toBe(401);
   });
 });

@@ -10,18 +10,18 @@ describe('addresses the web app does not have', () => {
   const h = harness();
 
   test('a browser gets an HTML 404 page; a program gets the JSON envelope', async () => {
-    const page = await h.app.request('/nonexistent', asBrowser);
+    const page = await h.request('/nonexistent', asBrowser);
     expect(page.status).toBe(404);
     expect(page.headers.get('content-type')).toContain('text/html');
     expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(await page.text()).toContain('<h1>Not found</h1>');
-    const json = await h.app.request('/nonexistent');
+    const json = await h.request('/nonexistent');
     expect(json.status).toBe(404);
     expect(((await json.json()) as { error: { code: string } }).error.code).toBe('not_found');
   });
 
   test('a form target opened with GET is an HTML 405 page with Allow', async () => {
-    const page = await h.app.request('/inspector/faults/clear', asBrowser);
+    const page = await h.request('/inspector/faults/clear', asBrowser);
     expect(page.status).toBe(405);
     expect(page.headers.get('allow')).toBe('POST');
     expect(await page.text()).toContain('Not allowed');
@@ -31,7 +31,7 @@ describe('addresses the web app does not have', () => {
     const ws = await h.workspace();
     const headers = { ...asBrowser.headers, Authorization: `Bearer ${ws.keys.write.key}` };
     for (const path of ['/v1/nope', '/__admin/nope']) {
-      const res = await h.app.request(path, { headers });
+      const res = await h.request(path, { headers });
       expect(res.status, path).toBe(404);
       expect(res.headers.get('content-type'), path).toContain('application/json');
     }
@@ -42,15 +42,15 @@ describe('the edges a second outside review found', () => {
   const h = harness();
 
   test('/inspector/ is no address: a 404 page, not a 405 that allows what it refuses', async () => {
-    const page = await h.app.request('/inspector/', asBrowser);
+    const page = await h.request('/inspector/', asBrowser);
     expect(page.status).toBe(404);
-    const post = await h.app.request('/inspector', { method: 'POST' });
+    const post = await h.request('/inspector', { method: 'POST' });
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('GET, HEAD');
   });
 
   test('the consent page names an empty icon and its policy lets it load', async () => {
-    const res = await h.app.request('/oauth/authorize');
+    const res = await h.request('/oauth/authorize');
     const html = await res.text();
     expect(html).toContain('<link rel="icon" href="data:,">');
     expect(res.headers.get('content-security-policy')).toContain('img-src data:');

@@ -9,10 +9,10 @@ import { harness } from '../support/harness';
 const TOKEN = 'team-secret-admin-token';
 
 const page = (h: ReturnType<typeof harness>, path: string, cookie?: string) =>
-  h.app.request(path, { headers: cookie ? { Cookie: cookie } : {} });
+  h.request(path, { headers: cookie ? { Cookie: cookie } : {} });
 
 async function signIn(h: ReturnType<typeof harness>, token: string, next = '/inspector') {
-  return h.app.request('/sign-in', {
+  return h.request('/sign-in', {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ token, next }).toString(),
@@ -81,7 +81,7 @@ describe('the web app with --admin-token', () => {
 
   test('an address the control API lacks is its JSON 404, not the sign-in page', async () => {
     const h = harness({ rateLimit: null, adminToken: TOKEN });
-    const res = await h.app.request('/__admin/nothing-here', {
+    const res = await h.request('/__admin/nothing-here', {
       headers: { Authorization: `Bearer ${TOKEN}` },
     });
     expect(res.status).toBe(404);

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { Harness } from '../support/harness';
-import { createJob, hookHarness, log, receiver, subscribeUrl } from './setup';
+import { createJob, hookHarness, log, receiver, startSchedulers, subscribeUrl } from './setup';
 
 // spec, Events: one slow receiver never holds up another subscription; decisions.md,
 // Concurrency: at most 8 sends at once per subscription. These run on the real-time scheduler.
@@ -19,7 +19,7 @@ async function setup() {
   const fast = await receiver();
   const slowHook = (await subscribeUrl(ws, slow.url)).id;
   const fastHook = (await subscribeUrl(ws, fast.url)).id;
-  h.rt.scheduler.start();
+  startSchedulers(h);
   return { ws, slow, fast, slowHook, fastHook };
 }
 

@@ -286,9 +286,9 @@ describe('a partly new events list: one new secret signs everything of the list'
     expect(deleted.id).toBe(first.data[1].id);
     // every subscription that shared the old secret moves too: job.created, not in the list
     for (const id of [first.data[0].id, deleted.id]) {
-      expect(storedSecrets(h, ws, id)).toEqual([second.secret, first.secret]);
+      expect(await storedSecrets(h, ws, id)).toEqual([second.secret, first.secret]);
     }
-    expect(storedSecrets(h, ws, note.id)).toEqual([second.secret]);
+    expect(await storedSecrets(h, ws, note.id)).toEqual([second.secret]);
     expect(await listIds(ws.api)).toHaveLength(3);
   });
 
@@ -301,7 +301,7 @@ describe('a partly new events list: one new secret signs everything of the list'
     });
     const rotated = await ok(h.admin.post(`/webhooks/${second.data[1].id}/rotate_secret`));
     for (const w of [first.data[0], second.data[1]]) {
-      expect(storedSecrets(h, ws, w.id)[0]).toBe(rotated.secret);
+      expect((await storedSecrets(h, ws, w.id))[0]).toBe(rotated.secret);
     }
   });
 

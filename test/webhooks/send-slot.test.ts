@@ -8,7 +8,16 @@ import { describe, expect, test, vi } from 'vitest';
 import type { Harness, TestWorkspace } from '../support/harness';
 import type { Receiver } from '../support/receiver';
 import { v1Values, verify } from '../support/receiver';
-import { createJob, hookHarness, log, ok, receiver, type Webhook } from './setup';
+import {
+  createJob,
+  hookHarness,
+  log,
+  ok,
+  receiver,
+  sending,
+  startSchedulers,
+  type Webhook,
+} from './setup';
 
 const PER_SUBSCRIPTION = 8;
 const QUEUED = 4;
@@ -41,14 +50,14 @@ async function backlog(
   for (let i = 0; i < PER_SUBSCRIPTION + QUEUED; i++) {
     await createJob(ws, `job ${i}`);
   }
-  h.rt.scheduler.start();
+  startSchedulers(h);
   await rx.waitFor(PER_SUBSCRIPTION, 2000);
   return { h, ws, rx, sub };
 }
 
 /** Until every send has come back (held ones by the timeout) and nothing waits for a slot. */
 async function idle(h: Harness): Promise<void> {
-  await vi.waitFor(() => expect(h.rt.deliveries.sending).toBe(0), {
+  await vi.waitFor(() => expect(sending(h)).toBe(0), {
     timeout: TIMEOUT_MS * 4,
     interval: 20,
   });

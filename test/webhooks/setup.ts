@@ -103,8 +103,8 @@ afterEach(async () => {
   for (const [h, rx] of checked.splice(0)) {
     problems.push(...(await deliveryViolations(h, rx)));
   }
-  for (const h of harnesses.splice(0)) {
-    h.rt.scheduler.stop();
+  for (const rt of harnesses.splice(0).flatMap((h) => h.runtimes)) {
+    rt.scheduler.stop();
   }
   await Promise.all(receivers.splice(0).map((r) => r.close()));
   expect(problems, 'deliveries that break their description').toEqual([]);
@@ -286,9 +286,25 @@ export async function listIds(client: Client): Promise<string[]> {
   return idsOf(res);
 }
 
-/** The stored signing secrets of a subscription (the API shows a secret only once). */
-export function storedSecrets(h: Harness, ws: TestWorkspace, id: string): string[] {
-  const rec = h.rt.store.workspace(ws.id).get('webhooks', id);
+/** Sends under way on every node of `h`. */
+export const sending = (h: Harness): number =>
+  h.runtimes.reduce((sum, rt) => sum + rt.deliveries.sending, 0);
+
+/** Starts the scheduler of every node of `h`: due work then runs on the wall clock's time. */
+export function startSchedulers(h: Harness): void {
+  for (const rt of h.runtimes) {
+    rt.scheduler.start();
+  }
+}
+
+/**
+ * The stored signing secrets of a subscription (the API shows a secret only once), as the last
+ * node to write the workspace left them.
+ */
+export async function storedSecrets(h: Harness, ws: TestWorkspace, id: string): Promise<string[]> {
+  const store = h.rt.store;
+  (await store.residency?.holdAll([ws.id]))?.();
+  const rec = store.workspace(ws.id).get('webhooks', id);
   if (!rec) {
     throw new Error(`no stored webhook ${id}`);
   }

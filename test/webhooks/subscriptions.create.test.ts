@@ -101,7 +101,7 @@ describe('POST /webhooks: a new subscription answers 201 with its secret, once',
       expect(w).not.toHaveProperty('secret');
       expect(w.id).toMatch(UUID);
       // spec, Signature verification 4: several events on one URL share one secret
-      expect(storedSecrets(h, ws, w.id)).toEqual([res.body.secret]);
+      expect(await storedSecrets(h, ws, w.id)).toEqual([res.body.secret]);
     }
     expect(new Set(idsOf(res)).size).toBe(2);
     expect((await listIds(ws.api)).sort()).toEqual(idsOf(res).sort());

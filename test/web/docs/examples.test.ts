@@ -67,7 +67,7 @@ describe('the examples on /docs/signatures', () => {
 
   test('the page shows every example, escaped as text', async () => {
     const h = harness();
-    const res = await h.app.request('/docs/signatures');
+    const res = await h.request('/docs/signatures');
     expect(res.status).toBe(200);
     const html = await res.text();
     const text = html

@@ -17,7 +17,7 @@ export function addressesOf(html: string): string[] {
 export async function statuses(h: Harness, html: string): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   for (const address of addressesOf(html)) {
-    out[address] = (await h.app.request(address)).status;
+    out[address] = (await h.request(address)).status;
   }
   return out;
 }

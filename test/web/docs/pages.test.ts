@@ -6,7 +6,7 @@ const CSP = /script-src 'self'/;
 
 async function page(path: string) {
   const h = harness();
-  const res = await h.app.request(path);
+  const res = await h.request(path);
   return { h, res, html: await res.text() };
 }
 
@@ -56,7 +56,7 @@ describe('/docs: the API reference', () => {
   test('both documents the reference can draw answer 200 with JSON', async () => {
     const h = harness();
     for (const path of ['/v1/openapi.json', '/__admin/openapi.json']) {
-      const res = await h.app.request(path);
+      const res = await h.request(path);
       expect([path, res.status]).toEqual([path, 200]);
       expect(((await res.json()) as { openapi: string }).openapi).toMatch(/^3\./);
     }
@@ -76,20 +76,20 @@ describe('/docs: the API reference', () => {
 describe('/docs/assets: swagger-ui-dist from the installed package', () => {
   test('the bundle and the stylesheet are served with their types, cached by version', async () => {
     const h = harness();
-    const js = await h.app.request('/docs/assets/swagger-ui-bundle.js');
+    const js = await h.request('/docs/assets/swagger-ui-bundle.js');
     expect(js.status).toBe(200);
     expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(js.headers.get('x-content-type-options')).toBe('nosniff');
     const text = await js.text();
     expect(text.length).toBeGreaterThan(1_000_000);
     expect(text).toContain('SwaggerUIBundle');
-    const css = await h.app.request('/docs/assets/swagger-ui.css');
+    const css = await h.request('/docs/assets/swagger-ui.css');
     expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
     expect(await css.text()).toContain('.swagger-ui');
 
     const etag = js.headers.get('etag');
     expect(etag).toBe('"swagger-ui-dist-5.35.0-swagger-ui-bundle.js"');
-    const again = await h.app.request('/docs/assets/swagger-ui-bundle.js', {
+    const again = await h.request('/docs/assets/swagger-ui-bundle.js', {
       headers: { 'If-None-Match': etag ?? '' },
     });
     expect(again.status).toBe(304);
@@ -108,7 +108,7 @@ describe('/docs/assets: swagger-ui-dist from the installed package', () => {
     'a file not on the list (%s) is 404: nothing else of node_modules is reachable',
     async (name) => {
       const h = harness();
-      const res = await h.app.request(`/docs/assets/${name}`);
+      const res = await h.request(`/docs/assets/${name}`);
       expect(res.status).toBe(404);
       expect(await res.text()).not.toContain('"name"');
     },
@@ -116,7 +116,7 @@ describe('/docs/assets: swagger-ui-dist from the installed package', () => {
 
   test("the docs' own script and stylesheet are served from /_app", async () => {
     const h = harness();
-    const script = await h.app.request('/_app/docs-reference.js');
+    const script = await h.request('/_app/docs-reference.js');
     expect(script.status).toBe(200);
     expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     const body = await script.text();
@@ -124,8 +124,8 @@ describe('/docs/assets: swagger-ui-dist from the installed package', () => {
     expect(body).toContain('validatorUrl: null');
     expect(body).toContain('queryConfigEnabled: false');
     expect(body).toContain("root.getAttribute('data-openapi-url')");
-    expect((await h.app.request('/_app/docs.css')).status).toBe(200);
-    expect((await h.app.request('/_app/docs-copy.js')).status).toBe(200);
+    expect((await h.request('/_app/docs.css')).status).toBe(200);
+    expect((await h.request('/_app/docs-copy.js')).status).toBe(200);
   });
 });
 
@@ -157,10 +157,10 @@ describe('/docs/errors', () => {
 
   test("an error's doc_url opens this page at its row", async () => {
     const h = harness();
-    const res = await h.app.request('/v1/ping');
+    const res = await h.request('/v1/ping');
     const { doc_url } = ((await res.json()) as { error: { doc_url: string } }).error;
     expect(doc_url).toBe('http://localhost/docs/errors#unauthorized');
-    const target = await h.app.request(new URL(doc_url).pathname);
+    const target = await h.request(new URL(doc_url).pathname);
     expect(target.status).toBe(200);
     expect(await target.text()).toContain('<tr id="unauthorized">');
   });

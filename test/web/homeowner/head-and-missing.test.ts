@@ -7,7 +7,7 @@ describe("the homeowner's pages", () => {
   test('a HEAD of an estimate’s view_url counts no view; a GET does', async () => {
     const m = await money();
     const e = await sentEstimate(m, { line_items: [{ name: 'Tear-off', unit_price: 1200 }] });
-    const head = await m.h.app.request(path(e.view_url), { method: 'HEAD' });
+    const head = await m.h.request(path(e.view_url), { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect((await ok(m.ws.api.get(`/estimates/${e.id}`))).view_count).toBe(0);
     await open(m.h, path(e.view_url));

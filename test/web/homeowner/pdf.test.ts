@@ -68,7 +68,7 @@ async function fetchPdf(
   h: Harness,
   url: string,
 ): Promise<{ status: number; type: string | null; text: string; pages: number }> {
-  const res = await h.app.request(path(url));
+  const res = await h.request(path(url));
   if (res.status !== 200) {
     return { status: res.status, type: res.headers.get('content-type'), text: '', pages: 0 };
   }
@@ -133,10 +133,10 @@ describe('the estimate PDF', () => {
   test('the signed copy exists only once signed, and names the signer, the date and the package', async () => {
     const m = await money();
     const e = await sentEstimate(m, { template_id: await packagedTemplate(m) });
-    const early = await m.h.app.request(`/estimates/${e.id}/signed.pdf`);
+    const early = await m.h.request(`/estimates/${e.id}/signed.pdf`);
     expect(early.status).toBe(404);
     const view = path(e.view_url);
-    const fields = hiddenFields(await (await m.h.app.request(view)).text(), `${view}/sign`);
+    const fields = hiddenFields(await (await m.h.request(view)).text(), `${view}/sign`);
     await submit(m.h, `${view}/sign`, {
       ...fields,
       signer_name: 'Ada Lovelace',
@@ -164,7 +164,7 @@ describe('the estimate PDF', () => {
     const e = await sentEstimate(m, { template_id: await packagedTemplate(m), price: 9_999.99 });
     expect((await fetchPdf(m.h, e.pdf_url)).text).toContain('Price for the whole job\n$9,999.99');
     const view = path(e.view_url);
-    const fields = hiddenFields(await (await m.h.app.request(view)).text(), `${view}/sign`);
+    const fields = hiddenFields(await (await m.h.request(view)).text(), `${view}/sign`);
     await submit(m.h, `${view}/sign`, { ...fields, signer_name: 'Ada', selected_tier: 'best' });
     const signed = await ok(m.ws.api.get(`/estimates/${e.id}`));
     expect(signed.total).toBe(signed.package_totals.best);
@@ -177,10 +177,10 @@ describe('the estimate PDF', () => {
 
   test('an unknown estimate, and one on a deleted job, have no PDF', async () => {
     const m = await money();
-    expect((await m.h.app.request(`/estimates/${UNKNOWN}/pdf`)).status).toBe(404);
+    expect((await m.h.request(`/estimates/${UNKNOWN}/pdf`)).status).toBe(404);
     const e = await estimate(m, { line_items: [{ name: 'Roof', unit_price: 1 }] });
     await ok(m.ws.api.delete(`/jobs/${m.job.id}`));
-    const gone = await m.h.app.request(path(e.pdf_url));
+    const gone = await m.h.request(path(e.pdf_url));
     expect(gone.status).toBe(404);
     expect(gone.headers.get('content-type')).toMatch(/^text\/html/);
   });
@@ -214,6 +214,6 @@ describe('the invoice PDF', () => {
 
   test('an unknown invoice has no PDF', async () => {
     const m = await money();
-    expect((await m.h.app.request(`/invoices/${UNKNOWN}/pdf`)).status).toBe(404);
+    expect((await m.h.request(`/invoices/${UNKNOWN}/pdf`)).status).toBe(404);
   });
 });

@@ -29,7 +29,7 @@ export interface Page {
 }
 
 export async function open(h: Harness, path: string): Promise<Page> {
-  const res = await h.app.request(path);
+  const res = await h.request(path);
   return { status: res.status, headers: res.headers, html: await res.text() };
 }
 
@@ -39,7 +39,7 @@ export async function submit(
   path: string,
   fields: Record<string, string>,
 ): Promise<Page> {
-  const res = await h.app.request(path, {
+  const res = await h.request(path, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams(fields).toString(),
@@ -60,7 +60,7 @@ export async function expectLinksResolve(h: Harness, html: string): Promise<void
   const hrefs = links(html);
   expect(hrefs.length).toBeGreaterThan(0);
   for (const href of hrefs) {
-    const res = await h.app.request(href);
+    const res = await h.request(href);
     expect(res.status, `${href} answers`).toBe(200);
   }
 }

@@ -15,11 +15,11 @@ const PAGES = [
 
 describe('the inspector’s assets', () => {
   test('its script and stylesheet are served from /_app with their types', async () => {
-    const js = await h.app.request('/_app/inspector.js');
+    const js = await h.request('/_app/inspector.js');
     expect(js.status).toBe(200);
     expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(await js.text()).toContain('new EventSource(stream)');
-    const css = await h.app.request('/_app/inspector.css');
+    const css = await h.request('/_app/inspector.css');
     expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
   });
 

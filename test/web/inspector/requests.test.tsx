@@ -214,7 +214,7 @@ describe('/inspector/requests/stream', () => {
   test('sends each new call its filter matches as an event, and only those', async () => {
     const ws = await h.workspace({ name: SCRIPT_NAME });
     const other = await h.workspace();
-    const res = await h.app.request(`/inspector/requests/stream?workspace_id=${ws.id}&status=4xx`);
+    const res = await h.request(`/inspector/requests/stream?workspace_id=${ws.id}&status=4xx`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/event-stream');
     const reader = (res.body as ReadableStream<Uint8Array>).getReader();
@@ -245,7 +245,7 @@ describe('/inspector/requests/stream', () => {
     const [seen] = await logged({ workspace_id: ws.id });
     await ws.api.get('/jobs');
     await ws.api.get('/contacts');
-    const res = await h.app.request(`/inspector/requests/stream?workspace_id=${ws.id}`, {
+    const res = await h.request(`/inspector/requests/stream?workspace_id=${ws.id}`, {
       headers: { 'Last-Event-ID': String(seen?.id) },
     });
     const reader = (res.body as ReadableStream<Uint8Array>).getReader();

@@ -10,7 +10,7 @@ export interface Page {
 }
 
 export async function open(h: Harness, path: string): Promise<Page> {
-  const res = await h.app.request(path);
+  const res = await h.request(path);
   return { status: res.status, headers: res.headers, html: await res.text() };
 }
 
@@ -48,7 +48,7 @@ export async function linksResolve(h: Harness, page: Page): Promise<void> {
   const links = linksOf(page.html);
   expect(links.length).toBeGreaterThan(0);
   for (const href of links) {
-    const res = await h.app.request(href);
+    const res = await h.request(href);
     expect(res.status, `${href} answered ${res.status}`).toBe(200);
     await res.body?.cancel();
   }
@@ -65,7 +65,7 @@ export function tokenFor(html: string, action: string): string {
 
 /** A form post as a browser sends it; the redirect is not followed. */
 export function post(h: Harness, action: string, fields: Record<string, string>) {
-  return h.app.request(action, {
+  return h.request(action, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams(fields).toString(),

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { newId } from '../../../src/platform/ids';
+import { leased } from '../../../src/store/held';
 import { verify } from '../../support/receiver';
 import {
   advance,
@@ -39,16 +40,19 @@ describe('/inspector/webhooks', () => {
   test('lists the subscriptions of a workspace, and the owners’ notifications, escaped', async () => {
     const { h, ws, hook } = await delivered();
     // A notification as the worker writes one when it switches a subscription off.
-    h.rt.store.transaction((tx) =>
-      tx.workspace(ws.id).put('notifications', {
-        id: newId(),
-        object: 'notification',
-        kind: 'webhook_disabled',
-        webhook_id: hook.id,
-        user_ids: [],
-        message: `Switched off: ${SCRIPT_NAME}`,
-        created_at: h.rt.clock.iso(),
-      }),
+    // Under the workspace's lease, as the worker writes, where several nodes serve.
+    await leased(h.rt.store, [ws.id], () =>
+      h.rt.store.transaction((tx) =>
+        tx.workspace(ws.id).put('notifications', {
+          id: newId(),
+          object: 'notification',
+          kind: 'webhook_disabled',
+          webhook_id: hook.id,
+          user_ids: [],
+          message: `Switched off: ${SCRIPT_NAME}`,
+          created_at: h.rt.clock.iso(),
+        }),
+      ),
     );
     const page = await openOk(h, `/inspector/webhooks?workspace_id=${ws.id}`);
     expect(page.html).toContain(`/inspector/webhooks/${hook.id}`);

@@ -172,7 +172,7 @@ describe('/inspector/workspaces/{id}', () => {
   test('a connected app is listed and disconnecting it stops its token', async () => {
     const ws = await h.workspace();
     const app = await register(h, 'Connected <i>app</i>');
-    const tokens = await trade({ h, ws, app }, code({ h, ws, app }, { scope: 'write' }));
+    const tokens = await trade({ h, ws, app }, await code({ h, ws, app }, { scope: 'write' }));
     expect(tokens.status).toBe(200);
     const access = tokens.body.access_token as string;
     expect((await h.as(access).get('/jobs')).status).toBe(200);

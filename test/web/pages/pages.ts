@@ -15,7 +15,7 @@ export interface Html {
 }
 
 export async function page(h: Harness, path: string): Promise<Html> {
-  const res = await h.app.request(path.startsWith('http') ? path : `${ORIGIN}${path}`);
+  const res = await h.request(path.startsWith('http') ? path : `${ORIGIN}${path}`);
   const html = await res.text();
   const main = /<main>([\s\S]*)<\/main>/.exec(html)?.[1] ?? '';
   return { status: res.status, headers: res.headers, html, main };
@@ -47,7 +47,7 @@ function followable(link: string): string | undefined {
 export async function linksAnswer(h: Harness, p: Html): Promise<number> {
   const targets = [...new Set(linksOf(p).flatMap((l) => followable(l) ?? []))];
   for (const target of targets) {
-    const res = await h.app.request(target.split('#')[0] as string);
+    const res = await h.request(target.split('#')[0] as string);
     expect(res.status, target).toBe(200);
     await res.arrayBuffer();
   }
@@ -74,7 +74,7 @@ export function tokenOf(p: Html, action: string): string {
 }
 
 export const post = (h: Harness, path: string, form: Record<string, string>) =>
-  h.app.request(`${ORIGIN}${path}`, {
+  h.request(`${ORIGIN}${path}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams(form).toString(),

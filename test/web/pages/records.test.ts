@@ -61,7 +61,7 @@ describe('the record pages of a demo workspace', () => {
     const src = photo.download_url.replace(/&/g, '&amp;');
     expect(p.main).toContain(`<img class="preview" src="${src}"`);
     expect(p.main).toContain(`href="${src}"`);
-    const bytes = await h.app.request(photo.download_url);
+    const bytes = await h.request(photo.download_url);
     expect(bytes.status).toBe(200);
     expect(bytes.headers.get('content-type')).toMatch(/^image\//);
   });
