@@ -21,7 +21,7 @@ import {
   readSince,
   readVersion,
 } from './read';
-import { checkSchemaName, migrate, servingLock } from './schema';
+import { checkSchemaName, hold, migrate } from './schema';
 
 /** What a start reads: the global scope, and when each workspace's next work is due (null: not known). */
 export interface Opened {
@@ -110,10 +110,16 @@ export class PgPersistence implements Durability, ScopeSource {
     pool.on('error', () => {});
     let holder: pg.Client | undefined;
     try {
-      holder = await hold(url, schema, node !== undefined);
+      const held = await hold(url, schema, node !== undefined);
+      holder = held.holder;
       const client = await pool.connect();
       try {
         await migrate(client, schema);
+        if (held.alone) {
+          // No other node serves: what nodes share outside the records (faults, notices) is the
+          // last run's, cleared as one server's memory is by a restart (decisions.md).
+          await client.query(`DELETE FROM ${s}.faults; DELETE FROM ${s}.flashes`);
+        }
         // Read before the records: what memory then holds is at least as new as it says.
         const version = await readVersion(client, s, GLOBAL);
         const data = away ? await readGlobal(client, s) : await readAll(client, s);
@@ -251,7 +257,7 @@ export class PgPersistence implements Durability, ScopeSource {
    */
   async rehold(): Promise<void> {
     await this.#holder.end().catch(() => {}); // alive or not: its lock goes with it
-    this.#holder = await hold(this.#url, this.#schema, this.cluster !== undefined);
+    this.#holder = (await hold(this.#url, this.#schema, this.cluster !== undefined)).holder;
     this.#watch(this.#holder);
   }
 
@@ -351,33 +357,5 @@ export class PgPersistence implements Durability, ScopeSource {
     this.#dues = new Map();
     this.#mark.rejectAll(this.#down);
     this.#onLost(this.#down);
-  }
-}
-
-/**
- * A connection holding `schema`'s serving lock. Nodes of svc serve share it (architecture.md,
- * Several nodes: each coordinates with the others); anything else that opens the store (svc store
- * copy, a test's harness) holds it alone, since it answers from its memory alone.
- */
-async function hold(url: string, schema: string, shared: boolean): Promise<pg.Client> {
-  const holder = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
-  holder.on('error', () => {});
-  try {
-    await holder.connect();
-    const held = await holder.query<{ got: boolean }>(
-      `SELECT pg_try_advisory_lock${shared ? '_shared' : ''}(hashtext($1)) AS got`,
-      [servingLock(schema)],
-    );
-    if (!held.rows[0]?.got) {
-      throw new Error(
-        shared
-          ? `schema ${schema} of that database is being emptied or copied (svc seed, svc store copy): serve it once that is done`
-          : `a svc already serves schema ${schema} of that database: stop it first`,
-      );
-    }
-    return holder;
-  } catch (err) {
-    await holder.end().catch(() => {});
-    throw err;
   }
 }

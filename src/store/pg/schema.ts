@@ -282,3 +282,51 @@ export async function emptySchema(url: string, schema: string): Promise<void> {
     await client.end();
   }
 }
+
+/** How long a node starting waits for another to finish starting (it holds the serving lock alone a moment). */
+const HOLD_WAIT_MS = 5_000;
+
+/**
+ * A connection holding `schema`'s serving lock. Nodes of svc serve share it (architecture.md,
+ * Several nodes: each coordinates with the others); anything else that opens the store (svc store
+ * copy, a test's harness) holds it alone, since it answers from its memory alone.
+ */
+export async function hold(
+  url: string,
+  schema: string,
+  shared: boolean,
+): Promise<{ holder: pg.Client; alone: boolean }> {
+  const holder = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  holder.on('error', () => {});
+  try {
+    await holder.connect();
+    const lock = (mode: '' | '_shared') =>
+      holder
+        .query<{ got: boolean }>(`SELECT pg_try_advisory_lock${mode}(hashtext($1)) AS got`, [
+          servingLock(schema),
+        ])
+        .then((r) => r.rows[0]?.got === true);
+    // A node first asks for the lock alone: got, no other node serves. It then shares it; one
+    // starting meanwhile, finding it taken alone, waits that moment out.
+    const alone = shared && (await lock(''));
+    let got = await lock(shared ? '_shared' : '');
+    for (let waited = 0; shared && !got && waited < HOLD_WAIT_MS; waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      got = await lock('_shared');
+    }
+    if (alone) {
+      await holder.query('SELECT pg_advisory_unlock(hashtext($1))', [servingLock(schema)]);
+    }
+    if (!got) {
+      throw new Error(
+        shared
+          ? `schema ${schema} of that database is being emptied or copied (svc seed, svc store copy): serve it once that is done`
+          : `a svc already serves schema ${schema} of that database: stop it first`,
+      );
+    }
+    return { holder, alone };
+  } catch (err) {
+    await holder.end().catch(() => {});
+    throw err;
+  }
+}
