@@ -6,8 +6,9 @@ import type { Clock } from '../clock';
 import type { ErrorCode } from '../errors';
 
 // decisions.md, Faults: faults injected through /__admin/faults, kept in memory (a restart clears
-// them), matched against /v1 calls or svc's own outgoing deliveries. With several nodes on one
-// PostgreSQL schema, they are the nodes' shared list (store/pg/faults.ts), as long as any serves.
+// them), matched against /v1 calls or svc's own outgoing deliveries. On PostgreSQL, they are the
+// list every node serving the schema shares (store/pg/faults.ts), cleared when a node starts
+// with no other serving, as one server's memory is by its restart.
 
 export interface FaultMatch {
   method?: string | undefined;
@@ -281,7 +282,10 @@ export class Faults {
       }
       const fired = this.#shared ? await this.#fireShared(f.id) : this.#fireHere(f);
       if (fired !== undefined) {
-        this.#faults.set(fired.id, fired);
+        // Deleted meanwhile (another node, during the await), it stays deleted here.
+        if (this.#faults.has(fired.id)) {
+          this.#faults.set(fired.id, fired);
+        }
         return { ...fired };
       }
     }
@@ -306,6 +310,7 @@ export class Faults {
         return {
           after: { fault: after.fault, draw: after.draw },
           fired: after.fired ? after.fault : undefined,
+          shown: after.fired,
         };
       }) ?? Promise.resolve(undefined)
     );

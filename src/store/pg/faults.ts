@@ -76,12 +76,16 @@ export class SharedFaults {
 
   /**
    * Fault `id` offered a call: `decide`, given the fault and its draws as they stand (none when
-   * it is gone), answers the fault and the draws after it, or nothing when the fault is as it was.
-   * The row is locked meanwhile, so that every node's calls count one after another.
+   * it is gone), answers the fault and the draws after it (`shown`: the fault itself changed, as
+   * the list shows it), or nothing when it is as it was. The row is locked meanwhile, so that
+   * every node's calls count one after another. A draw alone raises no version: no node's list
+   * shows draws, and a fault of low probability would have every node read the list every call.
    */
   fire<T>(
     id: string,
-    decide: (now: SharedFault | undefined) => { after: SharedFault; fired: T } | undefined,
+    decide: (
+      now: SharedFault | undefined,
+    ) => { after: SharedFault; fired: T; shown: boolean } | undefined,
   ): Promise<T | undefined> {
     return this.#change(async (client) => {
       const { rows } = await client.query<{ fault: unknown; draw: string }>(
@@ -98,11 +102,11 @@ export class SharedFaults {
         JSON.stringify(decided.after.fault),
         decided.after.draw,
       ]);
-      return { value: decided.fired, changed: true };
+      return { value: decided.fired, changed: decided.shown };
     });
   }
 
-  /** `change` in one transaction, which raises the list's version where it changed anything. */
+  /** `change` in one transaction, which raises the list's version where it changed what it shows. */
   async #change<T>(
     change: (client: pg.PoolClient) => Promise<{ value: T; changed: boolean }>,
   ): Promise<T> {

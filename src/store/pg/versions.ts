@@ -14,6 +14,8 @@ interface Followed {
   seen: number;
   /** Reads it again; resolves with the version read. */
   read(): Promise<number>;
+  /** The read under way: one at a time, so that an older one never lands after a newer. */
+  reading: Promise<void> | undefined;
 }
 
 export class Versions {
@@ -31,7 +33,7 @@ export class Versions {
 
   /** `name` is followed: `read` takes it in whenever a check finds a version memory does not hold. */
   follow(name: string, read: () => Promise<number>): void {
-    this.#followed.set(name, { known: -1, seen: 0, read });
+    this.#followed.set(name, { known: -1, seen: 0, read, reading: undefined });
   }
 
   /** This node changed `name` to `version`: read again at the next catch-up. */
@@ -42,11 +44,21 @@ export class Versions {
     }
   }
 
-  /** Each followed name a check found changed, read again. */
+  /** Each followed name a check found changed, read again until memory holds what it saw. */
   async catchUp(): Promise<void> {
     for (const followed of this.#followed.values()) {
-      if (followed.seen > followed.known) {
-        followed.known = Math.max(followed.known, await followed.read());
+      while (followed.seen > followed.known) {
+        followed.reading ??= followed
+          .read()
+          .then((version) => {
+            // Read after the check that saw `seen`: at least as new, unless a write of this node
+            // raised it meanwhile, which the next turn reads.
+            followed.known = Math.max(followed.known, version);
+          })
+          .finally(() => {
+            followed.reading = undefined;
+          });
+        await followed.reading;
       }
     }
   }
