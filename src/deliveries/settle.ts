@@ -86,3 +86,16 @@ function applyAttempt(ws: Ws, hook: Webhook, result: AttemptResult, now: string)
     });
   }
 }
+
+/** Delivery `id` cancelled if it is still open (its subscription went, or was switched off). */
+export function cancelOpen(rt: RuntimeBase, wsId: string, id: string): Delivery | undefined {
+  return rt.store.transaction((tx) => {
+    const ws = tx.workspace(wsId);
+    const d = ws.get('deliveries', id);
+    return d && isOpen(d) ? cancelDelivery(ws, d, rt.clocks.of(wsId).iso()) : d;
+  });
+}
+
+export function cancelDelivery(ws: Ws, d: Delivery, now: string): Delivery {
+  return ws.put('deliveries', { ...d, state: 'cancelled', next_attempt_at: null, updated_at: now });
+}

@@ -1,16 +1,17 @@
 import { setMaxListeners } from 'node:events';
 import type { Workspace } from '../platform/auth';
 import type { Deliveries, RuntimeBase } from '../platform/runtime';
-import { validSecrets, type Webhook } from '../resources';
+import type { Webhook } from '../resources';
 import { type Change, GLOBAL, type TxScope, type WorkspaceCollections } from '../store';
 import { leased } from '../store/held';
 import { deliverOrFault } from './faulted';
 import { flushUpdate } from './outbox';
+import { outgoing } from './outgoing';
 import { TIMEOUT_MS } from './policy';
 import { Pool, pause } from './pool';
 import { type Delivery, isOpen, type PendingUpdate } from './records';
 import type { Outgoing } from './send';
-import { settleAttempt } from './settle';
+import { cancelDelivery, cancelOpen, settleAttempt } from './settle';
 import { DAY, sweep, sweepWorkspace } from './sweep';
 
 // DESIGN, Outbox and worker: deliveries are persisted rows; the worker schedules every open one
@@ -35,6 +36,11 @@ const PER_SUBSCRIPTION = 8;
 /** Several nodes: how soon a send finding its subscription's slots full on other nodes looks again, at first and at most. */
 const SLOT_WAIT_MS = 25;
 const SLOT_WAIT_MAX_MS = 500;
+/** A send the database failed mid-way goes again this much later. */
+const RETRY_ERROR_MS = 1000;
+
+/** A send in its slot: what it sends and its claim (several nodes), or what the delivery is. */
+type Ready = { out: Outgoing; claim?: string } | { stays: Delivery | undefined };
 
 export class DeliveryWorker implements Deliveries {
   readonly #rt: RuntimeBase;
@@ -187,12 +193,18 @@ export class DeliveryWorker implements Deliveries {
       this.#follow(wsId, d, false);
       return d;
     }
-    if (!this.#outgoing(wsId, id)) {
-      return this.#cancel(wsId, id);
+    if (!outgoing(this.#rt, wsId, id)) {
+      return cancelOpen(this.#rt, wsId, id);
     }
     this.#sending.add(id);
     try {
       return await this.#send(wsId, d);
+    } catch (err) {
+      // The database away mid-way (several nodes ask it for faults and slots): tried again.
+      if (!this.#stop.signal.aborted) {
+        this.#later(wsId, id, RETRY_ERROR_MS);
+      }
+      throw err;
     } finally {
       this.#sending.delete(id);
     }
@@ -209,6 +221,14 @@ export class DeliveryWorker implements Deliveries {
           return ready.stays;
         }
         const { out, claim } = ready;
+        // Held while this node sends and writes back: the claim lapses only with the node.
+        const renew =
+          claim === undefined
+            ? undefined
+            : setInterval(
+                () => void cluster?.claims.renew(claim, CLAIM_MS).catch(() => undefined),
+                CLAIM_MS / 3,
+              );
         try {
           const at = this.#rt.clocks.of(wsId).iso(); // when it went out, after any wait for a slot
           const result = await deliverOrFault(this.#rt, wsId, out, this.#stop.signal);
@@ -221,6 +241,7 @@ export class DeliveryWorker implements Deliveries {
             settleAttempt(this.#rt, wsId, d.id, { n: out.attempt, at, result }),
           );
         } finally {
+          clearInterval(renew);
           if (claim !== undefined && !this.#stop.signal.aborted) {
             await cluster?.claims.done(claim).catch(() => undefined);
           }
@@ -235,54 +256,61 @@ export class DeliveryWorker implements Deliveries {
    * subscription may have been deleted (DELETE, a 410), switched off or given a new secret. With
    * several nodes its attempt is claimed first, so that it goes once whichever node reads it open,
    * in one of its subscription's slots over every node (waited for, as a slot is here); read after
-   * that, it sees what the attempt that held the slot before it did. What to send and the claim;
-   * or, when it does not go now, what the delivery is.
+   * that, as the last node left it, it sees what the send that held the slot before it wrote.
+   * What to send and the claim; or, when it does not go now, what the delivery is.
    */
-  async #ready(
-    wsId: string,
-    d: Delivery,
-  ): Promise<{ out: Outgoing; claim?: string } | { stays: Delivery | undefined }> {
+  async #ready(wsId: string, d: Delivery): Promise<Ready> {
     const store = this.#rt.store;
     const cluster = store.cluster;
-    let claim: string | undefined;
-    if (cluster !== undefined) {
-      const seen = store.workspace(wsId).get('deliveries', d.id) ?? d;
-      claim = `delivery:${wsId}:${d.id}:${seen.attempts.length + 1}`;
-      const group = { name: `${wsId}:${d.webhook_id}`, max: PER_SUBSCRIPTION };
-      for (let waitMs = SLOT_WAIT_MS; ; waitMs = Math.min(2 * waitMs, SLOT_WAIT_MAX_MS)) {
-        const claimed = await cluster.claims.claim(claim, CLAIM_MS, group);
-        if (claimed.won) {
-          break;
-        }
-        if (!claimed.full) {
-          // The claim is kept past the attempt: a node that read it open before it was settled
-          // still finds it. A node lost mid-way is taken over once its claim lapses.
-          this.#later(wsId, d.id, claimed.leftMs);
-          return { stays: d };
-        }
-        if (!(await pause(waitMs, this.#stop.signal))) {
-          return { stays: undefined };
-        }
+    if (cluster === undefined) {
+      const ready = this.#now(wsId, d.id, undefined);
+      return 'cancel' in ready ? { stays: cancelOpen(this.#rt, wsId, d.id) } : ready;
+    }
+    const seen = store.workspace(wsId).get('deliveries', d.id) ?? d;
+    const claim = `delivery:${wsId}:${d.id}:${seen.attempts.length + 1}`;
+    const group = { name: `${wsId}:${d.webhook_id}`, max: PER_SUBSCRIPTION };
+    for (let waitMs = SLOT_WAIT_MS; ; waitMs = Math.min(2 * waitMs, SLOT_WAIT_MAX_MS)) {
+      const claimed = await cluster.claims.claim(claim, CLAIM_MS, group);
+      if (claimed.won) {
+        break;
+      }
+      if (!claimed.full) {
+        // Another node's: the claim is kept past its attempt, so that a node that read the
+        // delivery open before it was settled still finds it; looked at again once it lapses.
+        this.#later(wsId, d.id, claimed.leftMs);
+        return { stays: d };
+      }
+      if (cluster.leased(wsId)) {
+        // This node holds the workspace (a clock move runs this send), which the sends holding
+        // the slots may wait on to write back: it goes once they have, in real time.
+        setTimeout(() => void this.attempt(wsId, d.id).catch(() => undefined), waitMs).unref();
+        return { stays: d };
+      }
+      if (!(await pause(waitMs, this.#stop.signal))) {
+        return { stays: undefined };
       }
     }
-    const ready = await this.#readAgain(wsId, d, claim);
-    if ('stays' in ready && claim !== undefined) {
-      await cluster?.claims.done(claim);
+    try {
+      // Read as the last node left it; the lease only for a cancel, the slot let go first.
+      (await store.residency?.holdAll([wsId]))?.();
+      const ready = this.#now(wsId, d.id, claim);
+      if ('out' in ready) {
+        return ready;
+      }
+      await cluster.claims.done(claim);
+      return 'cancel' in ready
+        ? { stays: await leased(store, [wsId], () => cancelOpen(this.#rt, wsId, d.id)) }
+        : ready;
+    } catch (err) {
+      await cluster.claims.done(claim).catch(() => undefined);
+      throw err;
     }
-    return ready;
   }
 
-  /** The delivery read as the last node left it: what it sends now, or what it is. */
-  async #readAgain(
-    wsId: string,
-    d: Delivery,
-    claim: string | undefined,
-  ): Promise<{ out: Outgoing; claim?: string } | { stays: Delivery | undefined }> {
-    const store = this.#rt.store;
-    const { out, now } = await leased(store, [wsId], () => ({
-      out: this.#outgoing(wsId, d.id),
-      now: store.workspace(wsId).get('deliveries', d.id),
-    }));
+  /** What the delivery sends now, as memory holds it; or that it is cancelled, or waits. */
+  #now(wsId: string, id: string, claim: string | undefined): Ready | { cancel: true } {
+    const out = outgoing(this.#rt, wsId, id);
+    const now = this.#rt.store.workspace(wsId).get('deliveries', id);
     const due = now?.next_attempt_at ? Date.parse(now.next_attempt_at) : undefined;
     if (now && due !== undefined && due > this.#rt.clocks.of(wsId).nowMs()) {
       // Not due: another node's attempt went meanwhile (several nodes).
@@ -290,11 +318,11 @@ export class DeliveryWorker implements Deliveries {
       return { stays: now };
     }
     if (!out) {
-      return { stays: await leased(store, [wsId], () => this.#cancel(wsId, d.id)) };
+      return { cancel: true };
     }
     if (claim !== undefined && !claim.endsWith(`:${out.attempt}`)) {
       // Another node's attempt went between the claim and this read: this one waits its turn.
-      this.#later(wsId, d.id, 0);
+      this.#later(wsId, id, 0);
       return { stays: now };
     }
     return claim === undefined ? { out } : { out, claim };
@@ -308,37 +336,6 @@ export class DeliveryWorker implements Deliveries {
       () => this.attempt(wsId, id),
       wsId,
     );
-  }
-
-  /**
-   * What delivery `id` sends if it goes now, signed with the secrets valid now; nothing once it
-   * is settled or cancelled, its subscription or event is gone, or (for an event) switched off.
-   */
-  #outgoing(wsId: string, id: string): Outgoing | undefined {
-    const ws = this.#rt.store.workspace(wsId);
-    const d = ws.get('deliveries', id);
-    const hook = d && ws.get('webhooks', d.webhook_id);
-    const event = d && ws.get('webhook_events', d.event_id);
-    if (!d || !isOpen(d) || !hook || !event || (hook.disabled_at !== null && d.kind === 'event')) {
-      return undefined;
-    }
-    return {
-      url: hook.target_url,
-      body: event.body,
-      event: event.event,
-      eventId: event.id,
-      webhookId: hook.id,
-      attempt: d.attempts.length + 1,
-      secrets: validSecrets(hook, this.#rt.clocks.of(wsId).nowMs()).map((s) => s.secret),
-    };
-  }
-
-  #cancel(wsId: string, id: string): Delivery | undefined {
-    return this.#rt.store.transaction((tx) => {
-      const ws = tx.workspace(wsId);
-      const d = ws.get('deliveries', id);
-      return d && isOpen(d) ? cancelDelivery(ws, d, this.#rt.clocks.of(wsId).iso()) : d;
-    });
   }
 
   /** Settled deliveries and their events older than the log keeps go, once a day. */
@@ -356,10 +353,6 @@ export class DeliveryWorker implements Deliveries {
     );
     return (await this.attempt(wsId, created.id)) ?? created;
   }
-}
-
-function cancelDelivery(ws: Ws, d: Delivery, now: string): Delivery {
-  return ws.put('deliveries', { ...d, state: 'cancelled', next_attempt_at: null, updated_at: now });
 }
 
 /**

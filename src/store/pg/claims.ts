@@ -54,6 +54,17 @@ export class SharedClaims {
       await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
         `svc claims ${this.#s} ${group.name}`,
       ]);
+      // Another node's claim on this very work, live: not won, whether or not the group is full.
+      const theirs = await client.query<{ left_ms: string }>(
+        `SELECT extract(epoch FROM until - clock_timestamp()) * 1000 AS left_ms
+         FROM ${this.#s}.claims WHERE key = $1 AND node <> $2 AND until > clock_timestamp()`,
+        [key, this.#node],
+      );
+      const held = theirs.rows[0];
+      if (held !== undefined) {
+        await client.query('COMMIT');
+        return { won: false, leftMs: Math.max(0, Number(held.left_ms)), full: false };
+      }
       const running = await client.query<{ n: string }>(
         `SELECT count(*) AS n FROM ${this.#s}.claims
          WHERE grp = $1 AND NOT done AND until > clock_timestamp() AND key <> $2`,
@@ -89,6 +100,15 @@ export class SharedClaims {
     } finally {
       client.release();
     }
+  }
+
+  /** The claimed work goes on: this node's claim runs `ms` from now (while it is this node's). */
+  async renew(key: string, ms: number): Promise<void> {
+    await this.#pool.query(
+      `UPDATE ${this.#s}.claims SET until = clock_timestamp() + $3 * interval '1 millisecond'
+       WHERE key = $1 AND node = $2 AND NOT done`,
+      [key, this.#node, ms],
+    );
   }
 
   /** The claimed work is over: it no longer counts in its group; the claim itself runs on. */
