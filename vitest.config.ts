@@ -41,8 +41,8 @@ const ON_POSTGRES = [
 ].map((dir) => `test/${dir}/**/*.test.{ts,tsx}`);
 const postgres = process.env.SVC_TEST_PG !== undefined || process.env.SVC_REQUIRE_PG === '1';
 
-// Issue 40: the robustness suite, the webhook delivery tests and the faults' run a third time,
-// every harness two nodes on one PostgreSQL schema taking requests in turn
+// Issue 40: the robustness suite, the webhook delivery tests, the faults' and the web app's run a
+// third time, every harness two nodes on one PostgreSQL schema taking requests in turn
 // (test/support/test-nodes.ts).
 const ON_NODES = ['faults', 'robustness', 'web', 'webhooks'].map(
   (dir) => `test/${dir}/**/*.test.{ts,tsx}`,

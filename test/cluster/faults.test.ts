@@ -13,7 +13,8 @@ async function jobs(url: string, key: string): Promise<number> {
 }
 
 describe.skipIf(!pgAvailable)('faults across nodes', () => {
-  const { admin, urls, workspace } = nodesForFile('nodes_faults');
+  const nodes = nodesForFile('nodes_faults');
+  const { admin, urls, workspace } = nodes;
 
   test('a fault injected on one node fires on the other; its times are counted over both', async () => {
     const [a, b] = urls();
@@ -77,5 +78,24 @@ describe.skipIf(!pgAvailable)('faults across nodes', () => {
     expect([cleared.status, cleared.body.deleted]).toEqual([200, listed.length]);
     expect((await admin(a, '/faults')).body.data).toEqual([]);
     expect(await jobs(a, ws.key)).toBe(200);
+  });
+
+  test('a node started again while the other serves finds the faults; started alone, none: a restart of svc clears them', async () => {
+    const { n } = nodes;
+    const ws = await workspace('Restarted');
+    const made = await admin(urls()[0], '/faults', 'POST', {
+      match: { workspace_id: ws.id },
+      action: { status: 503 },
+    });
+    expect(made.status).toBe(201);
+    await n.nodes[0]?.stop();
+    const again = await n.restart(0);
+    expect((await admin(again.url, `/faults/${made.body.id}`)).status).toBe(200);
+    expect(await jobs(again.url, ws.key)).toBe(503);
+    await Promise.all(n.nodes.map((node) => node.stop()));
+    const first = await n.restart(0);
+    await n.restart(1);
+    expect((await admin(first.url, '/faults')).body.data).toEqual([]);
+    expect(await jobs(urls()[1], ws.key)).toBe(200);
   });
 });

@@ -26,8 +26,8 @@ const MAX_HELD = 200;
  * What an action's redirect carries to the page it lands on, read once. A secret goes this way
  * and never into the address: addresses end up in the history, in logs and in Referer headers.
  * Kept in memory under an unguessable id, and in real time: moving svc's clock must not expire it.
- * With several nodes, kept in the schema instead, since the page may be another node's; taken
- * from there (`fetch`) before the page is made.
+ * On PostgreSQL, kept in the schema instead, since with several nodes the page may be another
+ * node's; taken from there (`fetch`) before the page is made.
  */
 export class FlashStore {
   readonly #held = new Map<string, { flash: Flash; expires: number }>();
@@ -41,24 +41,28 @@ export class FlashStore {
     const id = randomBytes(16).toString('base64url');
     if (this.#shared) {
       await this.#shared.put(id, flash, LIFETIME_MS);
-      return id;
+    } else {
+      this.#hold(id, flash, LIFETIME_MS);
     }
+    return id;
+  }
+
+  /** On PostgreSQL: the flash under `id`, taken from the schema, for `take` to find here. */
+  async fetch(id: string | undefined): Promise<void> {
+    const taken = id === undefined ? undefined : await this.#shared?.take(id);
+    if (id !== undefined && taken !== undefined) {
+      this.#hold(id, taken.flash as Flash, taken.leftMs);
+    }
+  }
+
+  #hold(id: string, flash: Flash, ms: number): void {
     if (this.#held.size >= MAX_HELD) {
       const oldest = this.#held.keys().next();
       if (!oldest.done) {
         this.#held.delete(oldest.value);
       }
     }
-    this.#held.set(id, { flash, expires: Date.now() + LIFETIME_MS });
-    return id;
-  }
-
-  /** With several nodes: the flash under `id`, taken from the schema, for `take` to find here. */
-  async fetch(id: string | undefined): Promise<void> {
-    const taken = id === undefined ? undefined : await this.#shared?.take(id);
-    if (id !== undefined && taken !== undefined) {
-      this.#held.set(id, { flash: taken.flash as Flash, expires: Date.now() + taken.leftMs });
-    }
+    this.#held.set(id, { flash, expires: Date.now() + ms });
   }
 
   /** The flash under `id`, once: a reload shows the page without it. */
