@@ -243,6 +243,8 @@ export class DeliveryWorker implements Deliveries {
         } finally {
           clearInterval(renew);
           if (claim !== undefined && !this.#stop.signal.aborted) {
+            // The slot goes once the write-back is in PostgreSQL, where the next holder reads it.
+            await store.sync().catch(() => undefined);
             await cluster?.claims.done(claim).catch(() => undefined);
           }
         }
@@ -282,8 +284,10 @@ export class DeliveryWorker implements Deliveries {
       }
       if (cluster.leased(wsId)) {
         // This node holds the workspace (a clock move runs this send), which the sends holding
-        // the slots may wait on to write back: it goes once they have, in real time.
-        setTimeout(() => void this.attempt(wsId, d.id).catch(() => undefined), waitMs).unref();
+        // the slots may wait on to write back: it goes once they have, in real time, as a task
+        // does, with its own share of the lease (the send lets that share go while it waits).
+        const again = () => leased(store, [wsId], () => this.attempt(wsId, d.id));
+        setTimeout(() => void again().catch(() => undefined), waitMs).unref();
         return { stays: d };
       }
       if (!(await pause(waitMs, this.#stop.signal))) {

@@ -177,4 +177,58 @@ describe.skipIf(!pgAvailable)('one server, whichever node answers', () => {
       expect(await got.text()).toBe(bytes);
     }
   });
+
+  test("clock moves on both nodes while a hanging receiver holds a subscription's 8 slots all answer, and the workspace takes writes after", async () => {
+    const [a, b] = urls();
+    const ws = await workspace('Hung');
+    const receiver = await Receiver.start();
+    try {
+      receiver.answer(() => ({ status: 200, delayMs: 3_000 }));
+      const hook = await http(`${a}/v1/webhooks`, {
+        method: 'POST',
+        key: ws.key,
+        body: { event: 'job.created', target_url: receiver.url },
+      });
+      expect(hook.status).toBe(201);
+      for (const round of [1, 2]) {
+        const made = await Promise.all(
+          Array.from({ length: 12 }, (_, i) =>
+            http(`${i % 2 === 0 ? a : b}/v1/jobs`, {
+              method: 'POST',
+              key: ws.key,
+              body: { ...JOB, name: `Hung ${round}.${i}` },
+            }),
+          ),
+        );
+        expect(made.map((m) => m.status)).toEqual(Array(12).fill(201));
+        // As the probe sent them: each node moves one clock, then (in the second round, 1.5 s
+        // later, the first moves still running) each the other.
+        const waves =
+          round === 1
+            ? [[b, a]]
+            : [
+                [a, b],
+                [b, a],
+              ];
+        const moves = await Promise.all(
+          waves.flatMap(([wsNode, serverNode], wave) => {
+            const later = new Promise((resolve) => setTimeout(resolve, 300 + 1500 * wave));
+            const move = (url: string | undefined, path: string) =>
+              later.then(() => admin(String(url), path, 'POST', { advance_seconds: 60 }));
+            return [move(wsNode, `/workspaces/${ws.id}/clock`), move(serverNode, '/clock')];
+          }),
+        );
+        expect(moves.map((m) => m.status)).toEqual(moves.map(() => 200));
+      }
+      await receiver.waitFor(24, 30_000);
+      const ids = receiver.received.map((r) => r.headers['x-service-delivery']);
+      expect(new Set(ids).size).toBe(24);
+      for (const url of [a, b]) {
+        const after = await http(`${url}/v1/jobs`, { method: 'POST', key: ws.key, body: JOB });
+        expect(after.status).toBe(201);
+      }
+    } finally {
+      await receiver.close();
+    }
+  }, 90_000);
 });

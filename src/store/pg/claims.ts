@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { transaction } from './transaction';
 
 // Claims on pieces of work where several nodes serve the schema (architecture.md, Several nodes):
 // a node claims a delivery's attempt before it sends it, so it goes once whichever node reads it
@@ -48,9 +49,7 @@ export class SharedClaims {
         `DELETE FROM ${this.#s}.claims WHERE until < clock_timestamp() - interval '1 hour'`,
       );
     }
-    const client = await this.#pool.connect();
-    try {
-      await client.query('BEGIN');
+    return transaction(this.#pool, async (client) => {
       await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
         `svc claims ${this.#s} ${group.name}`,
       ]);
@@ -62,7 +61,6 @@ export class SharedClaims {
       );
       const held = theirs.rows[0];
       if (held !== undefined) {
-        await client.query('COMMIT');
         return { won: false, leftMs: Math.max(0, Number(held.left_ms)), full: false };
       }
       const running = await client.query<{ n: string }>(
@@ -71,7 +69,6 @@ export class SharedClaims {
         [group.name, key],
       );
       if (Number(running.rows[0]?.n ?? 0) >= group.max) {
-        await client.query('COMMIT');
         return { won: false, leftMs: 0, full: true };
       }
       const { rows } = await client.query<{ won: string | null; left_ms: string | null }>(
@@ -87,19 +84,13 @@ export class SharedClaims {
                  FROM ${this.#s}.claims WHERE key = $1) AS left_ms`,
         [key, this.#node, ms, group.name],
       );
-      await client.query('COMMIT');
       const row = rows[0];
       return {
         won: row?.won != null,
         leftMs: Math.max(0, Number(row?.left_ms ?? 0)),
         full: false,
       };
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /** The claimed work goes on: this node's claim runs `ms` from now (while it is this node's). */

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { transaction } from './transaction';
 import type { Versions } from './versions';
 
 // The faults injected through the control API where several nodes serve the schema (decisions.md,
@@ -27,28 +28,24 @@ export class SharedFaults {
   }
 
   /** Every fault, oldest first, and the version of the list read. */
-  async read(): Promise<{ version: number; faults: SharedFault[] }> {
-    const client = await this.#pool.connect();
-    try {
-      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      const version = await client.query<{ version: string }>(
-        `SELECT version FROM ${this.#s}.shared_versions WHERE name = $1`,
-        [FAULTS],
-      );
-      const { rows } = await client.query<{ fault: unknown; draw: string }>(
-        `SELECT fault, draw FROM ${this.#s}.faults ORDER BY ord`,
-      );
-      await client.query('COMMIT');
-      return {
-        version: Number(version.rows[0]?.version ?? 0),
-        faults: rows.map((r) => ({ fault: r.fault, draw: Number(r.draw) })),
-      };
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+  read(): Promise<{ version: number; faults: SharedFault[] }> {
+    return transaction(
+      this.#pool,
+      async (client) => {
+        const version = await client.query<{ version: string }>(
+          `SELECT version FROM ${this.#s}.shared_versions WHERE name = $1`,
+          [FAULTS],
+        );
+        const { rows } = await client.query<{ fault: unknown; draw: string }>(
+          `SELECT fault, draw FROM ${this.#s}.faults ORDER BY ord`,
+        );
+        return {
+          version: Number(version.rows[0]?.version ?? 0),
+          faults: rows.map((r) => ({ fault: r.fault, draw: Number(r.draw) })),
+        };
+      },
+      'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
+    );
   }
 
   /** A fault added, its draws from `draw`. */
@@ -110,30 +107,22 @@ export class SharedFaults {
   async #change<T>(
     change: (client: pg.PoolClient) => Promise<{ value: T; changed: boolean }>,
   ): Promise<T> {
-    const client = await this.#pool.connect();
-    try {
-      await client.query('BEGIN');
+    const { value, version } = await transaction(this.#pool, async (client) => {
       const { value, changed } = await change(client);
-      let version: number | undefined;
-      if (changed) {
-        const { rows } = await client.query<{ version: string }>(
-          `INSERT INTO ${this.#s}.shared_versions AS v (name, version) VALUES ($1, 1)
-           ON CONFLICT (name) DO UPDATE SET version = v.version + 1
-           RETURNING version`,
-          [FAULTS],
-        );
-        version = Number(rows[0]?.version ?? 0);
+      if (!changed) {
+        return { value, version: undefined };
       }
-      await client.query('COMMIT');
-      if (version !== undefined) {
-        this.#versions.saw(FAULTS, version);
-      }
-      return value;
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
+      const { rows } = await client.query<{ version: string }>(
+        `INSERT INTO ${this.#s}.shared_versions AS v (name, version) VALUES ($1, 1)
+         ON CONFLICT (name) DO UPDATE SET version = v.version + 1
+         RETURNING version`,
+        [FAULTS],
+      );
+      return { value, version: Number(rows[0]?.version ?? 0) };
+    });
+    if (version !== undefined) {
+      this.#versions.saw(FAULTS, version);
     }
+    return value;
   }
 }
