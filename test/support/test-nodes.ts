@@ -11,14 +11,7 @@ import { readAll } from '../../src/store/pg/read';
 import { checkSchemaName } from '../../src/store/pg/schema';
 import { GLOBAL } from '../../src/store/types';
 import type { V1Extension } from '../../src/v1';
-import {
-  canonical,
-  contentsOf,
-  type Parsed,
-  runningTest,
-  type Settling,
-  settles,
-} from './test-store';
+import { disagreement, type Parsed, runningTest, type Settling, settles } from './test-store';
 
 // The `nodes` project (vitest.config.ts, issue 40): a harness is two svc nodes in this process on
 // one PostgreSQL schema, each with its own store, runtime and app, as `svc serve --store` started
@@ -104,37 +97,22 @@ export class TestNodes implements Settling {
         rt.deliveries.stop();
         await rt.scheduler.idle();
       }
-      return await this.#compare(nodes.map((n) => n.rt.store));
+      // Each node reads every scope as the last node left it first.
+      return await disagreement(
+        this.schema,
+        () => this.#readAll(),
+        nodes.map((n) => n.rt.store),
+        async (store) => {
+          await store.residency?.readGlobal();
+          (await store.residency?.holdAll(store.scopes(), { global: true }))?.();
+          await store.sync();
+        },
+      );
     } finally {
       this.#opening = undefined;
       this.#nodes = undefined;
       await Promise.all(nodes.map((n) => closeRuntime(n.rt)));
     }
-  }
-
-  async #compare(stores: Store[]): Promise<string | undefined> {
-    let problem: string | undefined;
-    // A node's loop (its take-over, a send's write-back) may commit meanwhile: read again.
-    for (let attempt = 0; attempt < 3; attempt++) {
-      for (const store of stores) {
-        await store.residency?.readGlobal();
-        (await store.residency?.holdAll(store.scopes(), { global: true }))?.();
-        await store.sync();
-      }
-      const held = canonical(await this.#readAll());
-      problem = undefined;
-      for (const [i, store] of stores.entries()) {
-        const memory = canonical(contentsOf(store));
-        if (held !== memory) {
-          problem = `schema ${this.schema}: PostgreSQL holds ${held.slice(0, 2000)}\nbut node n${i} holds ${memory.slice(0, 2000)}`;
-          break;
-        }
-      }
-      if (problem === undefined) {
-        break;
-      }
-    }
-    return problem;
   }
 
   async #readAll(): Promise<Parsed> {

@@ -208,23 +208,15 @@ class Connecting implements Durability, ScopeSource, Settling {
       return undefined;
     }
     try {
-      let problem: string | undefined;
       // Every workspace in memory, to be compared: those let go are loaded again.
       const release = await store.residency?.holdAll(store.scopes());
       release?.();
-      for (let attempt = 0; attempt < 3; attempt++) {
-        await store.sync();
-        const held = canonical((await real.readAll()) as Parsed);
-        const memory = canonical(contentsOf(store));
-        problem =
-          held === memory
-            ? undefined
-            : `schema ${this.schema}: PostgreSQL holds ${held.slice(0, 2000)}\nbut memory holds ${memory.slice(0, 2000)}`;
-        if (problem === undefined) {
-          break;
-        }
-      }
-      return problem;
+      return await disagreement(
+        this.schema,
+        async () => (await real.readAll()) as Parsed,
+        [store],
+        () => store.sync(),
+      );
     } finally {
       this.#settledSeq = store.seq;
       this.#real = undefined;
@@ -233,10 +225,43 @@ class Connecting implements Durability, ScopeSource, Settling {
     }
   }
 }
+/**
+ * What PostgreSQL holds (`held`) against what each of `stores` holds, each caught up by `catchUp`
+ * first: a problem naming the first that differs, or undefined. A runtime's timer may commit
+ * meanwhile, so a difference is read again, three times at most.
+ */
+export async function disagreement(
+  schema: string,
+  held: () => Promise<Parsed>,
+  stores: readonly Store[],
+  catchUp: (store: Store) => Promise<void>,
+): Promise<string | undefined> {
+  let problem: string | undefined;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    for (const store of stores) {
+      await catchUp(store);
+    }
+    const inPg = canonical(await held());
+    problem = undefined;
+    for (const [i, store] of stores.entries()) {
+      const memory = canonical(contentsOf(store));
+      if (inPg !== memory) {
+        const who = stores.length === 1 ? 'memory' : `node n${i}`;
+        problem = `schema ${schema}: PostgreSQL holds ${inPg.slice(0, 2000)}\nbut ${who} holds ${memory.slice(0, 2000)}`;
+        break;
+      }
+    }
+    if (problem === undefined) {
+      break;
+    }
+  }
+  return problem;
+}
+
 /** PostgreSQL's contents are read parsed, every scope (pg/persistence.ts, contentsOf). */
 export type Parsed = { global: ScopeData; workspaces: Record<string, ScopeData> };
 
-export function contentsOf(store: Store): Parsed {
+function contentsOf(store: Store): Parsed {
   const scope = (s: string) =>
     Object.fromEntries(
       Object.entries(dumpScope(store, s)).map(([coll, recs]) => [
@@ -251,7 +276,7 @@ export function contentsOf(store: Store): Parsed {
 }
 
 /** Every scope's records as one text: scopes, collections and ids sorted, each record as written. */
-export function canonical(data: Parsed): string {
+function canonical(data: Parsed): string {
   const sorted = <T>(o: Record<string, T>) =>
     Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1));
   const scopes: [string, ScopeData][] = [[GLOBAL, data.global], ...sorted(data.workspaces)];
