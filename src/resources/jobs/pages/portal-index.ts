@@ -17,13 +17,13 @@ export class PortalIndex {
   readonly #store: Store;
   #byToken = new Map<string, Where>();
   #builtAt = '';
-  /** Changes taken in from other nodes (several nodes), which move no commit count here. */
-  #taken = 0;
+  /** Changes applied: this node's commits, and (several nodes) those taken in from others. */
+  #applied = 0;
 
   constructor(store: Store) {
     this.#store = store;
     store.onApplied(() => {
-      this.#taken += 1;
+      this.#applied += 1;
     });
   }
 
@@ -63,6 +63,6 @@ export class PortalIndex {
 
   /** What the index was built from: the changes, and the workspaces loaded (on PostgreSQL). */
   #shape(): string {
-    return `${this.#store.seq}:${this.#taken}:${this.#store.residency?.loads ?? 0}`;
+    return `${this.#applied}:${this.#store.residency?.loads ?? 0}`;
   }
 }
